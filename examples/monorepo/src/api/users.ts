@@ -1,0 +1,3 @@
+export function listUsers(): string[] {
+  return [];
+}

@@ -1,0 +1,1 @@
+export const render = (text: string): string => text;

@@ -1,0 +1,3 @@
+export function Badge({ label, width }: { label: string; width: number }) {
+  return label.padEnd(width);
+}

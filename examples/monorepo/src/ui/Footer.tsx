@@ -1,0 +1,3 @@
+export function Footer({ width }: { width: number }) {
+  return "-".repeat(width);
+}

@@ -1,0 +1,37 @@
+"""jitctx: the right instruction files in a coding agent's context at the right moment.
+
+The names below are imported on first use, so `import jitctx` stays cheap on the hook path.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+__all__ = ["Config", "Discovery", "JitctxError", "Project", "Session", "Startup", "__version__"]
+
+_LAZY = {
+    "Project": "jitctx.project",
+    "Session": "jitctx.discovery.session",
+    "Config": "jitctx.config",
+    "Discovery": "jitctx.model",
+    "Startup": "jitctx.model",
+    "JitctxError": "jitctx.errors",
+}
+
+if TYPE_CHECKING:
+    from jitctx.config import Config
+    from jitctx.discovery.session import Session
+    from jitctx.errors import JitctxError
+    from jitctx.model import Discovery, Startup
+    from jitctx.project import Project
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'jitctx' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)

@@ -1,0 +1,5 @@
+"""Start the command line: python -m jitctx."""
+
+from jitctx.cli.main import entry
+
+entry()

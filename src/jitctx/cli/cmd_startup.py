@@ -1,0 +1,52 @@
+"""`jitctx startup`: what loads when a session starts, from which signals, and what was skipped."""
+
+from __future__ import annotations
+
+import argparse
+
+from jitctx.cli.common import add_common, open_project, print_json, table, warn
+from jitctx.cli.render_loads import load_rows, startup_json
+from jitctx.discovery.session import Session
+
+HELP = """\
+Startup loads every unconditional instruction file on the chain from the root to the cwd, plus the
+scoped rules that a startup signal matches: the cwd marker ('src/ui/') and the files git reports as
+changed under the cwd. Scoped rules nobody touches wait for JIT discovery.
+
+examples:
+  jitctx startup --root examples/monorepo
+  jitctx startup --root examples/monorepo --cwd src/ui --json
+"""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = HELP
+    add_common(parser, cwd=True)
+    parser.add_argument("--no-git", action="store_true", help="do not ask git for changed files")
+
+
+def run(args: argparse.Namespace) -> int:
+    project, cwd = open_project(args)
+    result = Session(project, cwd=cwd, use_git=not args.no_git).startup()
+    if args.json:
+        print_json(startup_json(result))
+        return 0
+    print(f"root    {result.root}")
+    print(f"cwd     {result.cwd}")
+    print(f"agent   {result.agent}")
+    print(f"signals {', '.join(result.signals) if result.signals else '(none)'}")
+    print()
+    if result.loaded:
+        rows = load_rows(result.loaded)
+        total_bytes = sum(int(str(r[3])) for r in rows)
+        total_tokens = sum(int(str(r[4])) for r in rows)
+        rows.append(["total", "", "", total_bytes, total_tokens, ""])
+        print(table(["loaded", "tier", "reason", "bytes", "~tokens", "signal"], rows, right=(3, 4)))
+    else:
+        print("nothing loads at startup")
+    if result.skipped:
+        print()
+        print(table(["not loaded", "why"], [[s.path, s.why] for s in result.skipped]))
+    for message in result.warnings:
+        warn(message)
+    return 0

@@ -1,0 +1,119 @@
+"""What every command shares: root and cwd resolution, the project, JSON and table output."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from jitctx.errors import UsageError
+from jitctx.profiles import DEFAULT_PROFILE, PROFILES, get_profile
+from jitctx.project import Project
+
+
+def add_root(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--root",
+        metavar="DIR",
+        help="project root (default: nearest ancestor of the cwd with a root marker such as .git, else the cwd)",
+    )
+
+
+def add_agent(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--agent",
+        metavar="PROFILE",
+        choices=sorted(PROFILES),
+        help=f"agent profile: {', '.join(PROFILES)} (default: the config's 'agent', else {DEFAULT_PROFILE})",
+    )
+
+
+def add_json(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+
+
+def add_cwd(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--cwd",
+        metavar="DIR",
+        help="the agent's working directory (default: the current directory if inside the root, else the "
+        "root); a relative DIR is taken from --root when --root is given",
+    )
+
+
+def add_common(parser: argparse.ArgumentParser, *, cwd: bool = False) -> None:
+    add_root(parser)
+    if cwd:
+        add_cwd(parser)
+    add_agent(parser)
+    add_json(parser)
+
+
+def find_root(start: str, markers: Sequence[str]) -> str:
+    """Nearest ancestor of `start` (itself included) holding one of `markers`; `start` if none does."""
+    current = os.path.realpath(start)
+    while True:
+        if any(os.path.lexists(os.path.join(current, marker)) for marker in markers):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return os.path.realpath(start)
+        current = parent
+
+
+def resolve_root_and_cwd(args: argparse.Namespace) -> tuple[str, str]:
+    here = os.getcwd()
+    cwd_arg: str | None = getattr(args, "cwd", None)
+    root_arg: str | None = getattr(args, "root", None)
+    if root_arg is not None:
+        root = os.path.abspath(root_arg)
+        if not os.path.isdir(root):
+            what = "does not exist" if not os.path.exists(root) else "is not a directory"
+            raise UsageError(f"--root {root_arg!r} {what}")
+        if cwd_arg is None:
+            real_here, real_root = os.path.realpath(here), os.path.realpath(root)
+            cwd = here if real_here == real_root or real_here.startswith(real_root + os.sep) else root
+        else:
+            cwd = os.path.join(root, cwd_arg)
+    else:
+        cwd = os.path.abspath(cwd_arg) if cwd_arg is not None else here
+        if not os.path.isdir(cwd):
+            raise UsageError(f"--cwd {cwd_arg!r} is not an existing directory")
+        markers = get_profile(args.agent or DEFAULT_PROFILE).root_markers
+        root = find_root(cwd, markers)
+    if not os.path.isdir(cwd):
+        raise UsageError(f"--cwd {cwd_arg!r} is not an existing directory under {root}")
+    return root, cwd
+
+
+def open_project(args: argparse.Namespace) -> tuple[Project, str]:
+    root, cwd = resolve_root_and_cwd(args)
+    home = os.environ.get("JITCTX_HOME") or str(Path.home())
+    project = Project(root, profile=getattr(args, "agent", None), home=home)
+    return project, cwd
+
+
+def print_json(document: Any) -> None:
+    json.dump(document, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+
+
+def warn(message: str) -> None:
+    print(f"jitctx: warning: {message}", file=sys.stderr)
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[object]], *, right: Sequence[int] = ()) -> str:
+    """An aligned plain-text table; columns listed in `right` are right-aligned (numbers)."""
+    cells = [[str(h) for h in headers], *[[str(c) for c in row] for row in rows]]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
+    lines = []
+    for row in cells:
+        parts = [
+            cell.rjust(widths[i]) if i in right else cell.ljust(widths[i]) for i, cell in enumerate(row)
+        ]
+        lines.append("  ".join(parts).rstrip())
+    return "\n".join(lines)

@@ -1,0 +1,109 @@
+"""The `jitctx` command line. Only the module of the command being run is imported, to start fast."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+
+from jitctx import __version__
+from jitctx.errors import JitctxError
+
+# name -> (module, one line of help). Each module has `configure(parser)` and `run(args) -> int`.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "startup": ("jitctx.cli.cmd_startup", "show what loads at session start, and why"),
+    "touch": ("jitctx.cli.cmd_touch", "run JIT discovery for touched paths (a session you can resume)"),
+    "touched": ("jitctx.cli.cmd_touched", "print the paths a tool call touches"),
+    "explain": ("jitctx.cli.cmd_explain", "which rules reach an agent that touches PATH, and why the others do not"),
+    "imports": ("jitctx.cli.cmd_imports", "list and check the @imports of an instruction file"),
+    "render": ("jitctx.cli.cmd_render", "print the text an agent would receive"),
+    "log": ("jitctx.cli.cmd_log", "timeline of recorded loads"),
+    "stats": ("jitctx.cli.cmd_stats", "statistics of recorded sessions (hit rate, bytes, latency)"),
+    "replay": ("jitctx.cli.cmd_replay", "run recorded Claude Code transcripts through JIT discovery"),
+    "budget": ("jitctx.cli.cmd_budget", "byte budgets per layer; exits 1 when over"),
+    "claims": ("jitctx.cli.cmd_claims", "check facts written in instruction files against the repo"),
+    "provenance": ("jitctx.cli.cmd_provenance", "write or check a lock file of instruction file hashes"),
+    "lint": ("jitctx.cli.cmd_lint", "find broken imports, bad globs, dead scopes and duplicates"),
+    "hook": ("jitctx.cli.cmd_hook", "answer one hook event of an agent (stdin JSON -> stdout JSON)"),
+    "install": ("jitctx.cli.cmd_install", "add jitctx hooks to an agent's settings"),
+    "uninstall": ("jitctx.cli.cmd_install", "remove jitctx hooks from an agent's settings"),
+    "mcp": ("jitctx.cli.cmd_mcp", "serve context_for_paths, explain and stats over MCP (stdio)"),
+    "profiles": ("jitctx.cli.cmd_profiles", "list the agent profiles and what each reads"),
+}
+
+EPILOG = """\
+examples:
+  jitctx startup --root examples/monorepo --cwd src/ui
+  jitctx touch --root examples/monorepo src/ui/Footer.tsx
+  jitctx explain examples/monorepo/src/ui/Footer.tsx
+
+Every command takes --json (one JSON document on stdout). Exit codes: 0 success, 1 a check found
+problems, 2 usage or input error. Run 'jitctx COMMAND --help' for the options of one command.
+"""
+
+
+def build_parser(chosen: str | None) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="jitctx",
+        description="Put the right instruction files (CLAUDE.md, AGENTS.md, GEMINI.md, scoped rules) into a "
+        "coding agent's context at the right moment, and show what arrived and why.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"jitctx {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module_name, help_text) in COMMANDS.items():
+        command = sub.add_parser(
+            name, help=help_text, description=help_text, formatter_class=argparse.RawDescriptionHelpFormatter
+        )
+        if name == chosen:
+            module = importlib.import_module(module_name)
+            module.configure(command)
+            command.set_defaults(run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    chosen = next((a for a in args_list if not a.startswith("-")), None)
+    if chosen in COMMANDS:
+        try:
+            importlib.import_module(COMMANDS[chosen][0])
+        except ModuleNotFoundError as exc:
+            if not exc.name or not exc.name.startswith("jitctx"):
+                raise
+            print(f"jitctx: error: '{chosen}' is not available in this version", file=sys.stderr)
+            return 2
+    parser = build_parser(chosen)
+    args = parser.parse_args(args_list)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        code: int = args.run(args)
+        return code
+    except JitctxError as exc:
+        print(f"jitctx: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("jitctx: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader went away (`jitctx log | head`); nothing left to say.
+        sys.stderr.close()
+        return 0
+    except Exception as exc:
+        if os.environ.get("JITCTX_DEBUG"):
+            raise
+        print(
+            f"jitctx: internal error: {type(exc).__name__}: {exc}\n"
+            "  this is a bug in jitctx; rerun with JITCTX_DEBUG=1 for a traceback and report it",
+            file=sys.stderr,
+        )
+        return 2
+
+
+def entry() -> None:
+    sys.exit(main())

@@ -1,0 +1,38 @@
+"""Is a directory inside the project? Path segments, not string prefixes, and real paths at every step.
+
+`/x/proj-evil` starts with `/x/proj` as a string but is a sibling, and `proj/vendor -> /elsewhere` is inside
+by name but outside in fact. Both checks are needed; either alone leaks rules from outside the project.
+"""
+
+from __future__ import annotations
+
+import os
+
+
+def is_inside(real: str, root: str) -> bool:
+    """`real` and `root` are real paths (no symlinks, no trailing separator except the filesystem root)."""
+    if real == root:
+        return True
+    prefix = root if root.endswith(os.sep) else root + os.sep
+    return real.startswith(prefix)
+
+
+def relative_posix(real: str, root: str) -> str:
+    """`real` relative to `root`, with `/` separators; `""` for the root itself."""
+    if real == root:
+        return ""
+    rel = os.path.relpath(real, root)
+    return rel.replace(os.sep, "/") if os.sep != "/" else rel
+
+
+def nearest_existing(path: str) -> tuple[str, str]:
+    """Split `path` into its nearest existing ancestor (or itself) and the part that does not exist yet."""
+    existing = path
+    missing: list[str] = []
+    while not os.path.lexists(existing):
+        parent = os.path.dirname(existing)
+        if parent == existing:
+            break
+        missing.append(os.path.basename(existing))
+        existing = parent
+    return existing, "/".join(reversed(missing))

@@ -1,0 +1,142 @@
+"""Reading one instruction file from disk: size, binary and encoding checks, frontmatter, scope.
+
+Anything wrong with a file becomes a warning or a skip naming the file; nothing here raises for bad input.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from dataclasses import dataclass
+
+from jitctx.frontmatter import scope_of, split_frontmatter
+from jitctx.model import InstructionFile, Scope, Skip, Tier
+from jitctx.profiles import Profile
+from jitctx.scope import ScopeError, compile_scope
+
+MAX_FILE_BYTES = 4 * 1024 * 1024
+_BINARY_PROBE = 8192
+
+
+@dataclass(frozen=True)
+class ReadOutcome:
+    file: InstructionFile | None
+    skip: Skip | None = None
+
+
+def read_instruction(
+    path: str, display: str, tier: Tier, profile: Profile, *, from_rules_dir: bool = False
+) -> ReadOutcome | None:
+    """Read `path`; None when it does not exist (the common case for candidate names)."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return ReadOutcome(None, Skip(display, _os_reason(exc)))
+    if not stat.S_ISREG(info.st_mode):
+        if stat.S_ISDIR(info.st_mode):
+            return None  # `.claude/` style folders are not files; not worth a warning
+        return ReadOutcome(None, Skip(display, "not a regular file (device, FIFO or socket); skipped"))
+    if info.st_size > MAX_FILE_BYTES:
+        return ReadOutcome(
+            None,
+            Skip(display, f"{info.st_size:,} bytes is over the 4 MiB limit for instruction files; skipped"),
+        )
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        return ReadOutcome(None, Skip(display, _os_reason(exc)))
+    if b"\0" in data[:_BINARY_PROBE]:
+        return ReadOutcome(None, Skip(display, "binary file (contains NUL bytes); skipped"))
+    return ReadOutcome(parse_instruction(data, path, display, tier, profile, info, from_rules_dir))
+
+
+def parse_instruction(
+    data: bytes,
+    path: str,
+    display: str,
+    tier: Tier,
+    profile: Profile,
+    info: os.stat_result,
+    from_rules_dir: bool,
+) -> InstructionFile:
+    warnings: list[str] = []
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        text = data.decode("utf-8", errors="replace")
+        warnings.append(
+            f"{display}: not valid UTF-8 (first bad byte at offset {exc.start}); "
+            "bad bytes shown as U+FFFD, save the file as UTF-8"
+        )
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    front = split_frontmatter(text)
+    scope: Scope | None = None
+    scope_error: str | None = None
+    manual = False
+    if front.present and front.data is None:
+        # Unreadable frontmatter: conditional on nothing, so the rule is never injected (the safe side).
+        scope_error = front.error
+    elif front.data is not None:
+        spec = scope_of(front.data, profile.scope_keys)
+        always = _always_apply(front.data)
+        if spec.error:
+            scope_error = spec.error
+        elif spec.patterns and not always:
+            try:
+                regex = compile_scope(spec.patterns, profile.glob_dialect)
+            except ScopeError as exc:
+                scope_error = str(exc)
+            else:
+                scope = Scope(
+                    spec.patterns, spec.key or "paths", profile.glob_dialect, regex, recovered=front.recovered
+                )
+                if front.recovered:
+                    warnings.append(
+                        f"{display}:2: unquoted glob in '{spec.key}' is invalid YAML; read it line by line, "
+                        f"but quote it: {spec.key}: [\"{spec.patterns[0]}\"]"
+                    )
+        elif not spec.patterns and not always and _needs_explicit_scope(path, front.data):
+            manual = True
+    elif from_rules_dir and _needs_explicit_scope(path, {}):
+        manual = True
+    return InstructionFile(
+        path=path,
+        display=display,
+        tier=tier,
+        text=front.body,
+        size=info.st_size,
+        mtime_ns=info.st_mtime_ns,
+        scope=scope,
+        scope_error=scope_error,
+        manual=manual,
+        from_rules_dir=from_rules_dir,
+        warnings=tuple(warnings),
+    )
+
+
+def _always_apply(data: dict[str, object]) -> bool:
+    """Cursor's `alwaysApply: true` and Kiro's `inclusion: always` make a rule unconditional."""
+    return data.get("alwaysApply") is True or data.get("inclusion") == "always"
+
+
+def _needs_explicit_scope(path: str, data: dict[str, object]) -> bool:
+    """Cursor, Copilot and Kiro rules without a scope apply only on request, never automatically."""
+    if data.get("inclusion") == "manual":
+        return True
+    if path.endswith(".mdc") or path.endswith(".instructions.md"):
+        return True
+    return False
+
+
+def _os_reason(exc: OSError) -> str:
+    if exc.errno == errno.ELOOP:
+        return "symlink loop; skipped"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return "permission denied; skipped"
+    return f"cannot be read ({exc.strerror or exc}); skipped"

@@ -1,0 +1,165 @@
+"""YAML frontmatter of rule files, and the scope it declares (pure).
+
+Accepted scope shapes: a YAML list, a flow list, a `|` block (one glob per line) and a comma-separated
+string. An unquoted glob (`paths: **/*.ts`) is invalid YAML; it is recovered line by line and flagged so
+`lint` can ask for quotes. Frontmatter that cannot be read at all leaves the rule conditional on nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+_FENCE = re.compile(r"^(?:---|\.\.\.)[ \t]*$")
+_KEY_LINE = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:[ \t]*(.*)$")
+_ITEM_LINE = re.compile(r"^[ \t]+-[ \t]*(.*)$|^-[ \t]+(.*)$")
+
+
+@dataclass(frozen=True)
+class Frontmatter:
+    """The frontmatter block of a Markdown file, split from its body."""
+
+    data: dict[str, Any] | None  # None when there is no frontmatter or it could not be read
+    body: str
+    present: bool  # a frontmatter block was opened
+    error: str | None = None  # why `data` could not be read
+    recovered: bool = False  # data came from the line-based fallback
+    body_line: int = 1  # 1-based line where the body starts
+
+
+@dataclass(frozen=True)
+class ScopeSpec:
+    """The scope a file declares: the key it used and the globs, or an error."""
+
+    key: str | None
+    patterns: tuple[str, ...]
+    error: str | None = None
+
+
+def split_frontmatter(text: str) -> Frontmatter:
+    """Split `---` frontmatter from `text` (already without BOM, with `\\n` line ends)."""
+    if not text.startswith("---"):
+        return Frontmatter(None, text, present=False)
+    lines = text.split("\n")
+    if not re.fullmatch(r"---[ \t]*", lines[0]):
+        return Frontmatter(None, text, present=False)
+    for index in range(1, len(lines)):
+        if _FENCE.match(lines[index]):
+            raw = "\n".join(lines[1:index])
+            body = "\n".join(lines[index + 1 :])
+            data, error, recovered = _parse_yaml(raw)
+            return Frontmatter(data, body, True, error, recovered, body_line=index + 2)
+    return Frontmatter(
+        None,
+        text,
+        present=True,
+        error="frontmatter opened by '---' on line 1 never closes; add a closing '---' line",
+    )
+
+
+def _parse_yaml(raw: str) -> tuple[dict[str, Any] | None, str | None, bool]:
+    if not raw.strip():
+        return {}, None, False
+    import yaml
+
+    try:
+        data = yaml.safe_load(raw)
+    except yaml.YAMLError as exc:
+        recovered = _line_fallback(raw)
+        if recovered:
+            return recovered, None, True
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at frontmatter line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        return None, f"frontmatter is not valid YAML{where}: {problem}", False
+    if data is None:
+        return {}, None, False
+    if not isinstance(data, dict):
+        return None, f"frontmatter must be a mapping of keys, found {type(data).__name__}", False
+    return {str(k): v for k, v in data.items()}, None, False
+
+
+def _line_fallback(raw: str) -> dict[str, Any] | None:
+    """Read `key: value` and `- item` lines without YAML, for unquoted globs like `paths: **/*.ts`."""
+    data: dict[str, Any] = {}
+    current: str | None = None
+    for line in raw.split("\n"):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        item = _ITEM_LINE.match(line)
+        if item and current is not None:
+            value = _unquote((item.group(1) or item.group(2) or "").strip())
+            existing = data.get(current)
+            data[current] = [*existing, value] if isinstance(existing, list) else [value]
+            continue
+        key = _KEY_LINE.match(line)
+        if key is None:
+            if current is not None and line[:1] in " \t":
+                existing = data.get(current)
+                data[current] = f"{existing}\n{line.strip()}" if isinstance(existing, str) else line.strip()
+                continue
+            return None
+        current = key.group(1)
+        value = key.group(2).strip()
+        data[current] = _fallback_scalar(value)
+    return data or None
+
+
+def _fallback_scalar(value: str) -> Any:
+    if value in ("", "|", "|-", ">", ">-"):
+        return ""
+    if value.startswith("[") and value.endswith("]"):
+        return [_unquote(v.strip()) for v in _split_commas(value[1:-1]) if v.strip()]
+    lowered = value.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    return _unquote(value)
+
+
+def _unquote(value: str) -> str:
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        return value[1:-1]
+    return value
+
+
+def _split_commas(value: str) -> list[str]:
+    """Split on commas outside braces, so `src/{a,b}/*.ts, docs/**` gives two globs."""
+    parts: list[str] = []
+    depth = 0
+    start = 0
+    for index, ch in enumerate(value):
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth = max(0, depth - 1)
+        elif ch == "," and depth == 0:
+            parts.append(value[start:index])
+            start = index + 1
+    parts.append(value[start:])
+    return parts
+
+
+def scope_of(data: dict[str, Any], keys: tuple[str, ...]) -> ScopeSpec:
+    """The scope declared under the first of `keys` present in `data`."""
+    for key in keys:
+        if key not in data:
+            continue
+        value = data[key]
+        if value is None or value == "" or value == []:
+            return ScopeSpec(key, ())
+        if isinstance(value, str):
+            if "\n" in value:
+                items = [line.strip() for line in value.split("\n")]
+            else:
+                items = [v.strip() for v in _split_commas(value)]
+            return ScopeSpec(key, tuple(_unquote(i) for i in items if i))
+        if isinstance(value, list):
+            bad = [v for v in value if not isinstance(v, str)]
+            if bad:
+                return ScopeSpec(key, (), f"'{key}' items must be strings, found {bad[0]!r}; quote each glob")
+            return ScopeSpec(key, tuple(v.strip() for v in value if v.strip()))
+        return ScopeSpec(
+            key, (), f"'{key}' must be a list of globs or a string, found {type(value).__name__}"
+        )
+    return ScopeSpec(None, ())

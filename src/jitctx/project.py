@@ -1,0 +1,190 @@
+"""A project: its root, the agent profile, its config, and cached reads of its instruction files."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from jitctx.config import Config, load_config
+from jitctx.discovery.boundary import is_inside, relative_posix
+from jitctx.discovery.reader import ReadOutcome, read_instruction
+from jitctx.errors import UsageError
+from jitctx.model import InstructionFile, Skip, Tier
+from jitctx.profiles import DEFAULT_PROFILE, Profile, RulesDir, get_profile
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A place where an instruction file may exist."""
+
+    path: str  # absolute
+    tier: Tier
+    from_rules_dir: bool = False
+    base: str = "root"  # scopes of user and managed rules are relative to the cwd
+    directory: str | None = None  # the chain directory a per-directory candidate belongs to
+
+
+class Project:
+    """The root of a repository as one agent profile sees it.
+
+    `home` is where user-level files live (`~/.claude/CLAUDE.md`, …); pass None to leave the user tier out,
+    which is what tests and reproducible CI runs want. `managed_files` overrides the profile's list.
+    """
+
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        profile: str | Profile | None = None,
+        config: Config | None = None,
+        *,
+        home: str | os.PathLike[str] | None = None,
+        managed_files: tuple[str, ...] | None = None,
+    ) -> None:
+        root_path = Path(root)
+        if not root_path.exists():
+            raise UsageError(f"project root {str(root_path)!r} does not exist; pass an existing --root")
+        if not root_path.is_dir():
+            raise UsageError(f"project root {str(root_path)!r} is not a directory")
+        self.root = os.path.realpath(root_path)
+        self.config = config if config is not None else load_config(Path(self.root))
+        if isinstance(profile, Profile):
+            self.profile = profile
+        else:
+            self.profile = get_profile(profile or self.config.agent or DEFAULT_PROFILE)
+        self.home = os.path.realpath(home) if home is not None else None
+        self.managed_files = managed_files if managed_files is not None else self.profile.managed_files
+        self._cache: dict[str, tuple[tuple[int, int, int], ReadOutcome]] = {}
+        self._rules: list[Candidate] | None = None
+
+    @property
+    def max_bytes(self) -> int:
+        return self.config.max_bytes if self.config.max_bytes is not None else self.profile.max_bytes
+
+    def display(self, real: str) -> str:
+        """How a path is shown: POSIX relative to the root inside the project, absolute outside."""
+        if is_inside(real, self.root):
+            return relative_posix(real, self.root) or "."
+        return real
+
+    def read(self, candidate: Candidate) -> ReadOutcome | None:
+        """Read a candidate, reusing the last read while its mtime, size and inode are unchanged."""
+        try:
+            info = os.stat(candidate.path)
+        except FileNotFoundError:
+            self._cache.pop(candidate.path, None)
+            return None
+        except OSError:
+            info = None
+        if info is not None:
+            key = (info.st_mtime_ns, info.st_size, info.st_ino)
+            cached = self._cache.get(candidate.path)
+            if cached is not None and cached[0] == key:
+                return cached[1]
+        outcome = read_instruction(
+            candidate.path,
+            self.display(candidate.path),
+            candidate.tier,
+            self.profile,
+            from_rules_dir=candidate.from_rules_dir,
+        )
+        if outcome is not None and info is not None:
+            self._cache[candidate.path] = ((info.st_mtime_ns, info.st_size, info.st_ino), outcome)
+        return outcome
+
+    # -- where files may be -------------------------------------------------------------------------
+
+    def managed_candidates(self) -> list[Candidate]:
+        return [Candidate(p, Tier.MANAGED, base="cwd") for p in self.managed_files]
+
+    def user_candidates(self) -> list[Candidate]:
+        if self.home is None:
+            return []
+        return [Candidate(os.path.join(self.home, name), Tier.USER, base="cwd") for name in self.profile.user_files]
+
+    def dir_candidates(self, directory: str) -> list[Candidate]:
+        """Candidate files of one directory, lowest priority first (without the local tier)."""
+        names = list(self.profile.dir_files)
+        if directory == self.root:
+            names.extend(self.profile.root_files)
+        found = [Candidate(os.path.join(directory, name), Tier.PROJECT, directory=directory) for name in names]
+        if self.profile.first_match_per_dir:
+            for candidate in found:
+                if os.path.isfile(candidate.path):
+                    return [candidate]
+            return []
+        return found
+
+    def local_candidates(self, directory: str) -> list[Candidate]:
+        return [
+            Candidate(os.path.join(directory, name), Tier.LOCAL, directory=directory)
+            for name in self.profile.local_files
+        ]
+
+    def rule_candidates(self) -> list[Candidate]:
+        """Files of the rules folders: user rules first (lower priority), then the project's."""
+        if self._rules is None:
+            rules: list[Candidate] = []
+            if self.home is not None:
+                for folder in self.profile.user_rules_dirs:
+                    rules.extend(
+                        Candidate(p, Tier.USER, from_rules_dir=True, base="cwd")
+                        for p in _rule_files(self.home, folder)
+                    )
+            for folder in self.profile.rules_dirs:
+                rules.extend(
+                    Candidate(p, Tier.PROJECT, from_rules_dir=True)
+                    for p in _rule_files(self.root, folder)
+                    if is_inside(os.path.realpath(p), self.root)
+                )
+            self._rules = rules
+        return self._rules
+
+    def all_instruction_files(self) -> tuple[list[InstructionFile], list[Skip]]:
+        """Every instruction file of the project tree (for lint, budget, provenance), in a stable order."""
+        files: list[InstructionFile] = []
+        skips: list[Skip] = []
+        candidates = [c for d in _walk_dirs(self.root) for c in self.dir_candidates(d) + self.local_candidates(d)]
+        candidates.extend(c for c in self.rule_candidates() if c.tier is Tier.PROJECT)
+        seen: set[tuple[int, int]] = set()
+        for candidate in candidates:
+            outcome = self.read(candidate)
+            if outcome is None:
+                continue
+            if outcome.skip is not None:
+                skips.append(outcome.skip)
+                continue
+            assert outcome.file is not None
+            ident = _identity(candidate.path)
+            if ident in seen:
+                continue
+            seen.add(ident)
+            files.append(outcome.file)
+        return files, skips
+
+
+def _identity(path: str) -> tuple[int, int]:
+    info = os.stat(path)
+    return info.st_dev, info.st_ino
+
+
+_SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", ".mypy_cache", ".ruff_cache", ".tox"}
+
+
+def _walk_dirs(root: str) -> Iterator[str]:
+    """Every directory of the tree, top-down, not following symlinks (no loops, nothing outside)."""
+    for current, dirnames, _ in os.walk(root, followlinks=False):
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
+        yield current
+
+
+def _rule_files(base: str, folder: RulesDir) -> list[str]:
+    top = os.path.join(base, *folder.path.split("/"))
+    if not os.path.isdir(top):
+        return []
+    found: list[str] = []
+    for current, dirnames, filenames in os.walk(top, followlinks=False):
+        dirnames.sort()
+        found.extend(os.path.join(current, n) for n in sorted(filenames) if n.endswith(folder.suffix))
+    return found
