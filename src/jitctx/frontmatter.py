@@ -81,36 +81,52 @@ def _parse_yaml(raw: str) -> tuple[dict[str, Any] | None, str | None, bool]:
 
 
 def _line_fallback(raw: str) -> dict[str, Any] | None:
-    """Read `key: value` and `- item` lines without YAML, for unquoted globs like `paths: **/*.ts`."""
+    """Read `key: value` and `- item` lines without YAML, for unquoted globs like `paths: **/*.ts`.
+
+    Only a recovery for that one mistake: every line must have one of the simple shapes, and some value
+    must hold a `*` (what YAML choked on); anything else stays an error.
+    """
     data: dict[str, Any] = {}
     current: str | None = None
+    block = False  # inside a `key: |` block, continuation lines are values
     for line in raw.split("\n"):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         item = _ITEM_LINE.match(line)
-        if item and current is not None:
+        if item and current is not None and not block:
             value = _unquote((item.group(1) or item.group(2) or "").strip())
             existing = data.get(current)
             data[current] = [*existing, value] if isinstance(existing, list) else [value]
             continue
+        if block and current is not None and line[:1] in " \t":
+            existing = data.get(current)
+            data[current] = f"{existing}\n{line.strip()}" if existing else line.strip()
+            continue
         key = _KEY_LINE.match(line)
         if key is None:
-            if current is not None and line[:1] in " \t":
-                existing = data.get(current)
-                data[current] = f"{existing}\n{line.strip()}" if isinstance(existing, str) else line.strip()
-                continue
             return None
         current = key.group(1)
         value = key.group(2).strip()
-        data[current] = _fallback_scalar(value)
-    return data or None
+        block = value in ("|", "|-", ">", ">-")
+        scalar = _fallback_scalar(value)
+        if scalar is None:
+            return None
+        data[current] = scalar
+    if not data or "*" not in repr(data):
+        return None
+    return data
 
 
 def _fallback_scalar(value: str) -> Any:
+    """A scalar, flow list or boolean; None for shapes the fallback does not trust."""
     if value in ("", "|", "|-", ">", ">-"):
         return ""
-    if value.startswith("[") and value.endswith("]"):
+    if value.startswith("["):
+        if not value.endswith("]"):
+            return None
         return [_unquote(v.strip()) for v in _split_commas(value[1:-1]) if v.strip()]
+    if value[:1] in "'\"" and (len(value) < 2 or value[-1] != value[0]):
+        return None
     lowered = value.lower()
     if lowered in ("true", "false"):
         return lowered == "true"

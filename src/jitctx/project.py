@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,12 +70,28 @@ class Project:
         return real
 
     def read(self, candidate: Candidate) -> ReadOutcome | None:
-        """Read a candidate, reusing the last read while its mtime, size and inode are unchanged."""
+        """Read a candidate, reusing the last read while its mtime, size and inode are unchanged.
+
+        A project file that is a symlink to somewhere outside the project is not read: nothing from
+        outside the project reaches the agent by way of a link.
+        """
         try:
-            info = os.stat(candidate.path)
+            link = os.lstat(candidate.path)
         except FileNotFoundError:
             self._cache.pop(candidate.path, None)
             return None
+        except OSError:
+            link = None
+        if link is not None and stat.S_ISLNK(link.st_mode) and candidate.tier in (Tier.PROJECT, Tier.LOCAL):
+            target = os.path.realpath(candidate.path)
+            if not is_inside(target, self.root):
+                return ReadOutcome(
+                    None, Skip(self.display(candidate.path), f"symlink to {target}, outside the project; not read")
+                )
+        try:
+            info = os.stat(candidate.path) if link is None or stat.S_ISLNK(link.st_mode) else link
+        except FileNotFoundError:
+            return None  # a dangling link
         except OSError:
             info = None
         if info is not None:

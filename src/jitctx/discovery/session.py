@@ -188,16 +188,16 @@ class Session:
             assert file.scope is not None
             return rel if scope_matches(file.scope.regex, self._scope_path(rel, candidate)) else None
 
+        # Walking up a *resolved* path visits only real directories (every ancestor of a canonical path is
+        # canonical), so resolving once here is realpath at every step; walking up the unresolved path
+        # instead would let `proj/link -> /elsewhere` pull in /elsewhere's ancestors.
         chain: list[str] = []
-        current = start_dir
-        while True:
-            real = os.path.realpath(current)  # again at every step: an ancestor may be a link out
-            if not is_inside(real, root):
+        current = os.path.realpath(start_dir)
+        while is_inside(current, root):
+            chain.append(current)
+            if current == root:
                 break
-            chain.append(real)
-            if real == root:
-                break
-            current = os.path.dirname(real)
+            current = os.path.dirname(current)
         for directory in reversed(chain):
             if directory in state.scanned:
                 self._refresh_dir(directory, state, work, rel)
@@ -247,7 +247,7 @@ class Session:
     def _resolve(self, candidate: Candidate, state: SessionState, work: _Pass, reason: LoadReason | None,
                  match: Matcher, *, unconditional_loads: bool = True) -> bool:
         """Resolve one candidate; False when it must be looked at again on a later touch."""
-        real = os.path.realpath(candidate.path)
+        real = candidate.path  # its directory is real; a link to elsewhere is refused by Project.read
         entry = state.loaded.get(real)
         if entry is not None:
             if entry.directory is None:

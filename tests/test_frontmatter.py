@@ -1,0 +1,87 @@
+"""Every accepted shape of a scope, the unquoted-glob recovery, and frontmatter that cannot be read."""
+
+from __future__ import annotations
+
+import pytest
+
+from jitctx.frontmatter import scope_of, split_frontmatter
+
+KEYS = ("paths", "globs", "applyTo", "fileMatchPattern")
+
+SHAPES = [
+    ('paths:\n  - "src/ui/**"\n  - "src/ink/**"', ("src/ui/**", "src/ink/**")),  # YAML list
+    ('paths: ["src/ui/**", "src/ink/**"]', ("src/ui/**", "src/ink/**")),  # flow list
+    ("paths: |\n  src/api/**/*.ts\n  src/services/**/*.ts", ("src/api/**/*.ts", "src/services/**/*.ts")),
+    ('paths: "src/ui/**, docs/**"', ("src/ui/**", "docs/**")),  # comma-separated string
+    ('paths: "src/{a,b}/*.ts, docs/**"', ("src/{a,b}/*.ts", "docs/**")),  # commas inside braces stay
+    ("globs: src/**/*.tsx", ("src/**/*.tsx",)),  # Cursor
+    ('applyTo: "**/*.py"', ("**/*.py",)),  # Copilot
+    ('inclusion: fileMatch\nfileMatchPattern: "docs/**"', ("docs/**",)),  # Kiro
+    ("paths: src/ui/**", ("src/ui/**",)),  # plain scalar that happens to be valid YAML
+]
+
+
+@pytest.mark.parametrize(("front", "patterns"), SHAPES)
+def test_scope_shapes(front: str, patterns: tuple[str, ...]) -> None:
+    parsed = split_frontmatter(f"---\n{front}\n---\n# Body\n")
+    assert parsed.error is None
+    assert parsed.data is not None
+    assert scope_of(parsed.data, KEYS).patterns == patterns
+    assert parsed.body == "# Body\n"
+
+
+@pytest.mark.parametrize(
+    ("front", "patterns"),
+    [
+        ("paths: **/*.ts", ("**/*.ts",)),
+        ("paths:\n  - **/*.ts\n  - src/*.py", ("**/*.ts", "src/*.py")),
+        ("description: x\nglobs: *.tsx, *.ts", ("*.tsx", "*.ts")),
+    ],
+)
+def test_unquoted_glob_is_recovered_and_flagged(front: str, patterns: tuple[str, ...]) -> None:
+    parsed = split_frontmatter(f"---\n{front}\n---\nbody")
+    assert parsed.recovered
+    assert parsed.data is not None
+    assert scope_of(parsed.data, KEYS).patterns == patterns
+
+
+def test_frontmatter_that_cannot_be_read() -> None:
+    parsed = split_frontmatter("---\npaths: [unclosed\n  : : :\n---\nbody")
+    assert parsed.present and parsed.data is None
+    assert parsed.error is not None and "not valid YAML" in parsed.error
+
+
+def test_frontmatter_that_never_closes() -> None:
+    parsed = split_frontmatter("---\npaths: ['src/**']\nbody without end")
+    assert parsed.present and parsed.data is None
+    assert parsed.error is not None and "never closes" in parsed.error
+
+
+def test_a_list_at_top_level_is_not_frontmatter_data() -> None:
+    parsed = split_frontmatter("---\n- a\n- b\n---\nbody")
+    assert parsed.error is not None and "mapping" in parsed.error
+
+
+def test_no_frontmatter() -> None:
+    parsed = split_frontmatter("# Title\n---\nnot frontmatter\n")
+    assert not parsed.present and parsed.body.startswith("# Title")
+
+
+@pytest.mark.parametrize("value", ["[]", '""', ""])
+def test_empty_scope_means_no_scope(value: str) -> None:
+    parsed = split_frontmatter(f"---\npaths: {value}\n---\nbody")
+    assert parsed.data is not None
+    assert scope_of(parsed.data, KEYS).patterns == ()
+
+
+def test_non_string_items_are_an_error() -> None:
+    parsed = split_frontmatter("---\npaths: [1, 2]\n---\nbody")
+    assert parsed.data is not None
+    spec = scope_of(parsed.data, KEYS)
+    assert spec.error is not None and "quote each glob" in spec.error
+
+
+def test_the_first_known_key_wins() -> None:
+    parsed = split_frontmatter('---\nglobs: "b/**"\npaths: "a/**"\n---\n')
+    assert parsed.data is not None
+    assert scope_of(parsed.data, KEYS).patterns == ("a/**",)
