@@ -19,17 +19,19 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from synth import Shape, generate  # noqa: E402
+from synth import Shape, generate
 
-from jitctx.discovery.session import Session  # noqa: E402
-from jitctx.project import Project  # noqa: E402
+from jitctx.discovery.session import Session
+from jitctx.project import Project
 
 
 def time_git(root: Path) -> float:
     started = time.perf_counter()
     subprocess.run(
         ["git", "--no-optional-locks", "status", "--porcelain", "-z", "-uall"],
-        cwd=root, check=True, capture_output=True,
+        cwd=root,
+        check=True,
+        capture_output=True,
     )
     return time.perf_counter() - started
 
@@ -44,13 +46,16 @@ def time_cli(root: Path) -> float:
     started = time.perf_counter()
     subprocess.run(
         [sys.executable, "-m", "jitctx", "startup", "--root", str(root), "--json"],
-        check=True, capture_output=True,
+        check=True,
+        capture_output=True,
     )
     return time.perf_counter() - started
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--files", type=int, default=100_000)
     parser.add_argument("--dirs", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=7)
@@ -76,7 +81,9 @@ def main() -> int:
         cli_ms = statistics.median(cli_times) * 1000
         print(f"tree: {args.files} files, {args.dirs} dirs; startup loaded {loaded} files")
         print(f"git status --porcelain -z -uall  median {git_ms:8.1f} ms")
-        print(f"jitctx startup (in-process)      median {engine_ms:8.1f} ms   ratio {engine_ms / git_ms:.2f}x")
+        print(
+            f"jitctx startup (in-process)      median {engine_ms:8.1f} ms   ratio {engine_ms / git_ms:.2f}x"
+        )
         print(f"jitctx startup (CLI subprocess)  median {cli_ms:8.1f} ms   ratio {cli_ms / git_ms:.2f}x")
         print("target: in-process ratio <= 1.30x")
     return 0

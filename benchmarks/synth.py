@@ -69,7 +69,9 @@ def generate(root: Path, shape: Shape, *, use_git: bool = True) -> list[str]:
     if use_git:
         git(root, "init", "-q")
         git(root, "add", "-A")
-        git(root, "-c", "user.email=b@example.invalid", "-c", "user.name=bench", "commit", "-q", "-m", "synth")
+        git(
+            root, "-c", "user.email=b@example.invalid", "-c", "user.name=bench", "commit", "-q", "-m", "synth"
+        )
         for rel in rng.sample(files, 20):
             with open(root / rel, "a", encoding="utf-8") as handle:
                 handle.write("// changed\n")
@@ -83,7 +85,9 @@ def git(root: Path, *args: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("dir", type=Path)
     for field_name, default in Shape().__dict__.items():
         parser.add_argument(f"--{field_name}", type=int, default=default)

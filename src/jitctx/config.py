@@ -107,7 +107,9 @@ def parse_config(data: dict[str, Any], source: str) -> Config:
     imports = data.get("imports", {})
     for key, value in imports.items():
         if key not in _IMPORT_KEYS:
-            warnings.append(f"{source}: unknown key 'imports.{key}' ignored; known: {', '.join(_IMPORT_KEYS)}")
+            warnings.append(
+                f"{source}: unknown key 'imports.{key}' ignored; known: {', '.join(_IMPORT_KEYS)}"
+            )
             continue
         _check(source, f"imports.{key}", value, *_IMPORT_KEYS[key])
     max_bytes = data.get("max_bytes")

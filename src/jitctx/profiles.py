@@ -34,7 +34,8 @@ class Profile:
     scope_keys: tuple[str, ...]
     root_markers: tuple[str, ...]
     max_bytes: int
-    truncation: str  # "jitctx": drop broadest first, cut the most specific; "codex": root-first, cut, drop rest
+    # "jitctx": drop the broadest files first, cut the most specific; "codex": root first, cut, drop the rest
+    truncation: str
     render: str  # "claude", "codex" or "plain"
     glob_dialect: str  # "bun", "gitignore" or "copilot"
     imports: bool

@@ -86,7 +86,8 @@ class Project:
             target = os.path.realpath(candidate.path)
             if not is_inside(target, self.root):
                 return ReadOutcome(
-                    None, Skip(self.display(candidate.path), f"symlink to {target}, outside the project; not read")
+                    None,
+                    Skip(self.display(candidate.path), f"symlink to {target}, outside the project; not read"),
                 )
         try:
             info = os.stat(candidate.path) if link is None or stat.S_ISLNK(link.st_mode) else link
@@ -118,14 +119,19 @@ class Project:
     def user_candidates(self) -> list[Candidate]:
         if self.home is None:
             return []
-        return [Candidate(os.path.join(self.home, name), Tier.USER, base="cwd") for name in self.profile.user_files]
+        return [
+            Candidate(os.path.join(self.home, name), Tier.USER, base="cwd")
+            for name in self.profile.user_files
+        ]
 
     def dir_candidates(self, directory: str) -> list[Candidate]:
         """Candidate files of one directory, lowest priority first (without the local tier)."""
         names = list(self.profile.dir_files)
         if directory == self.root:
             names.extend(self.profile.root_files)
-        found = [Candidate(os.path.join(directory, name), Tier.PROJECT, directory=directory) for name in names]
+        found = [
+            Candidate(os.path.join(directory, name), Tier.PROJECT, directory=directory) for name in names
+        ]
         if self.profile.first_match_per_dir:
             for candidate in found:
                 if os.path.isfile(candidate.path):
@@ -162,7 +168,9 @@ class Project:
         """Every instruction file of the project tree (for lint, budget, provenance), in a stable order."""
         files: list[InstructionFile] = []
         skips: list[Skip] = []
-        candidates = [c for d in _walk_dirs(self.root) for c in self.dir_candidates(d) + self.local_candidates(d)]
+        candidates = [
+            c for d in _walk_dirs(self.root) for c in self.dir_candidates(d) + self.local_candidates(d)
+        ]
         candidates.extend(c for c in self.rule_candidates() if c.tier is Tier.PROJECT)
         seen: set[tuple[int, int]] = set()
         for candidate in candidates:

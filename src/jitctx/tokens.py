@@ -41,5 +41,7 @@ def _exact_tokens(text: str) -> int:
     except ImportError as exc:  # pragma: no cover - depends on the optional extra
         from jitctx.errors import JitctxError
 
-        raise JitctxError("exact token counts need the tiktoken extra: pip install 'jitctx[tiktoken]'") from exc
+        raise JitctxError(
+            "exact token counts need the tiktoken extra: pip install 'jitctx[tiktoken]'"
+        ) from exc
     return len(tiktoken.get_encoding("o200k_base").encode(text))

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from tests.conftest import EXAMPLE, write_tree
 
 from jitctx.cli.main import main
-from tests.conftest import EXAMPLE, write_tree
 
 
 @pytest.fixture(autouse=True)
@@ -68,7 +68,9 @@ def test_json_shape(capsys: pytest.CaptureFixture[str], example_copy: Path) -> N
     assert {"path", "why"} <= set(skipped[0])
 
 
-def test_changed_python_file_brings_the_python_rule(capsys: pytest.CaptureFixture[str], example_copy: Path) -> None:
+def test_changed_python_file_brings_the_python_rule(
+    capsys: pytest.CaptureFixture[str], example_copy: Path
+) -> None:
     (example_copy / "tools/gen.py").write_text("print('changed')\n")
     document = run_json(capsys, "--root", str(example_copy))
     assert document["signals"] == ["tools/gen.py"]
@@ -80,8 +82,9 @@ def test_codex_profile(capsys: pytest.CaptureFixture[str], example_copy: Path) -
     assert paths(document) == ["AGENTS.md", "src/api/AGENTS.md"]
 
 
-def test_root_found_from_cwd(capsys: pytest.CaptureFixture[str], example_copy: Path,
-                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_root_found_from_cwd(
+    capsys: pytest.CaptureFixture[str], example_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(example_copy / "src/ui")
     document = run_json(capsys)
     assert document["root"] == os.path.realpath(example_copy)
@@ -114,7 +117,10 @@ def test_subprocess_json_and_stderr_separation(example_copy: Path, tmp_path: Pat
     (example_copy / "CLAUDE.local.md").write_bytes(b"\x00binary")
     proc = subprocess.run(
         [sys.executable, "-m", "jitctx", "startup", "--root", str(example_copy), "--json"],
-        capture_output=True, text=True, env=env, check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr
     document = json.loads(proc.stdout)

@@ -6,12 +6,12 @@ import os
 from pathlib import Path
 
 import pytest
+from tests.conftest import git, git_init, write_tree
 
 from jitctx.discovery import signals as signals_module
 from jitctx.discovery.session import Session
 from jitctx.model import Startup
 from jitctx.project import Project
-from tests.conftest import git, git_init, write_tree
 
 UI_RULE = '---\npaths: ["src/ui/**"]\n---\nUI_RULE: no colour emoji\n'
 
@@ -90,7 +90,9 @@ def test_a_change_under_ui_does_not_reach_website(seed_repo: tuple[Path, str]) -
 
 def test_new_untracked_file_appears_as_itself(tmp_path: Path) -> None:
     root = git_init(
-        write_tree(tmp_path / "proj", {".claude/rules/py.md": '---\npaths: ["**/*.py"]\n---\nPY\n', "a.txt": ""})
+        write_tree(
+            tmp_path / "proj", {".claude/rules/py.md": '---\npaths: ["**/*.py"]\n---\nPY\n', "a.txt": ""}
+        )
     )
     write_tree(root, {"tools/gen/x.py": "print(1)\n"})
     result = start(root)
@@ -100,7 +102,9 @@ def test_new_untracked_file_appears_as_itself(tmp_path: Path) -> None:
 
 def test_the_cwd_marker_alone_cannot_satisfy_an_extension_scope(tmp_path: Path) -> None:
     root = git_init(
-        write_tree(tmp_path / "proj", {".claude/rules/py.md": '---\npaths: ["**/*.py"]\n---\nPY\n', "tools/a.py": ""})
+        write_tree(
+            tmp_path / "proj", {".claude/rules/py.md": '---\npaths: ["**/*.py"]\n---\nPY\n', "tools/a.py": ""}
+        )
     )
     assert ".claude/rules/py.md" not in loaded(start(root, "tools"))
 
@@ -129,7 +133,9 @@ def test_renamed_file_signals_its_new_name(tmp_path: Path) -> None:
     assert start(root).signals == ("src/new.ts",)
 
 
-def test_git_missing_means_cwd_markers_only(seed_repo: tuple[Path, str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_git_missing_means_cwd_markers_only(
+    seed_repo: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     root, rule = seed_repo
     (root / "src/ui/Badge.tsx").write_text("changed\n")
     monkeypatch.setattr(signals_module, "GIT_STATUS", ("jitctx-no-such-git-binary", "status"))
@@ -141,7 +147,9 @@ def test_git_missing_means_cwd_markers_only(seed_repo: tuple[Path, str], monkeyp
 
 
 def test_git_failure_is_a_warning_not_match_everything(tmp_path: Path) -> None:
-    root = write_tree(tmp_path / "proj", {".git": "gitdir: /nonexistent/place\n", ".claude/rules/ui.md": UI_RULE})
+    root = write_tree(
+        tmp_path / "proj", {".git": "gitdir: /nonexistent/place\n", ".claude/rules/ui.md": UI_RULE}
+    )
     result = start(root)
     assert result.signals == ()
     assert loaded(result) == []

@@ -19,7 +19,8 @@ def add_root(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--root",
         metavar="DIR",
-        help="project root (default: nearest ancestor of the cwd with a root marker such as .git, else the cwd)",
+        help="project root (default: the nearest ancestor of the cwd with a root marker such as .git, "
+        "else the cwd)",
     )
 
 
@@ -97,6 +98,31 @@ def open_project(args: argparse.Namespace) -> tuple[Project, str]:
     return project, cwd
 
 
+def default_state_dir() -> Path:
+    """Where sessions and events live: $JITCTX_STATE_DIR, $XDG_STATE_HOME/jitctx or ~/.local/state/jitctx."""
+    explicit = os.environ.get("JITCTX_STATE_DIR")
+    if explicit:
+        return Path(explicit)
+    xdg = os.environ.get("XDG_STATE_HOME")
+    base = Path(xdg) if xdg else Path.home() / ".local" / "state"
+    return base / "jitctx"
+
+
+def add_state_dir(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--state-dir",
+        metavar="DIR",
+        type=Path,
+        help="where session state and events are kept (default: $JITCTX_STATE_DIR, else "
+        "$XDG_STATE_HOME/jitctx, else ~/.local/state/jitctx)",
+    )
+
+
+def state_dir(args: argparse.Namespace) -> Path:
+    chosen: Path | None = getattr(args, "state_dir", None)
+    return chosen if chosen is not None else default_state_dir()
+
+
 def print_json(document: Any) -> None:
     json.dump(document, sys.stdout, ensure_ascii=False, indent=2)
     sys.stdout.write("\n")
@@ -112,8 +138,6 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]], *, right: Se
     widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
     lines = []
     for row in cells:
-        parts = [
-            cell.rjust(widths[i]) if i in right else cell.ljust(widths[i]) for i, cell in enumerate(row)
-        ]
+        parts = [cell.rjust(widths[i]) if i in right else cell.ljust(widths[i]) for i, cell in enumerate(row)]
         lines.append("  ".join(parts).rstrip())
     return "\n".join(lines)

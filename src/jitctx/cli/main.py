@@ -16,7 +16,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "startup": ("jitctx.cli.cmd_startup", "show what loads at session start, and why"),
     "touch": ("jitctx.cli.cmd_touch", "run JIT discovery for touched paths (a session you can resume)"),
     "touched": ("jitctx.cli.cmd_touched", "print the paths a tool call touches"),
-    "explain": ("jitctx.cli.cmd_explain", "which rules reach an agent that touches PATH, and why the others do not"),
+    "explain": (
+        "jitctx.cli.cmd_explain",
+        "which rules reach an agent that touches PATH, and why the others do not",
+    ),
     "imports": ("jitctx.cli.cmd_imports", "list and check the @imports of an instruction file"),
     "render": ("jitctx.cli.cmd_render", "print the text an agent would receive"),
     "log": ("jitctx.cli.cmd_log", "timeline of recorded loads"),

@@ -44,5 +44,7 @@ def load_rows(loads: tuple[Load, ...] | list[Load]) -> list[list[object]]:
     rows: list[list[object]] = []
     for load in loads:
         doc = load_json(load)
-        rows.append([doc["path"], doc["tier"], doc["reason"], doc["bytes"], doc["tokens"], load.trigger or ""])
+        rows.append(
+            [doc["path"], doc["tier"], doc["reason"], doc["bytes"], doc["tokens"], load.trigger or ""]
+        )
     return rows

@@ -99,7 +99,7 @@ def parse_instruction(
                 if front.recovered:
                     warnings.append(
                         f"{display}:2: unquoted glob in '{spec.key}' is invalid YAML; read it line by line, "
-                        f"but quote it: {spec.key}: [\"{spec.patterns[0]}\"]"
+                        f'but quote it: {spec.key}: ["{spec.patterns[0]}"]'
                     )
         elif not spec.patterns and not always and _needs_explicit_scope(path, front.data):
             manual = True
@@ -129,9 +129,7 @@ def _needs_explicit_scope(path: str, data: dict[str, object]) -> bool:
     """Cursor, Copilot and Kiro rules without a scope apply only on request, never automatically."""
     if data.get("inclusion") == "manual":
         return True
-    if path.endswith(".mdc") or path.endswith(".instructions.md"):
-        return True
-    return False
+    return path.endswith((".mdc", ".instructions.md"))
 
 
 def _os_reason(exc: OSError) -> str:

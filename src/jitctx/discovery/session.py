@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from jitctx.discovery.boundary import is_inside, nearest_existing, relative_posix
-from jitctx.discovery.signals import Signals, collect_signals
+from jitctx.discovery.signals import collect_signals
 from jitctx.model import Discovery, InstructionFile, Load, LoadReason, Skip, Startup, Tier
 from jitctx.project import Candidate, Project
 from jitctx.scope import scope_matches
@@ -79,6 +80,68 @@ class Session:
         self.session_id = session_id
         self.use_git = use_git
         self.channels: dict[str, SessionState] = {"main": SessionState()}
+
+    # -- persistence (hooks run one process per tool call) -------------------------------------------
+
+    STATE_VERSION = 1
+
+    def to_state(self) -> dict[str, object]:
+        """Plain JSON data that `restore` takes back; file texts are not stored, only what identifies them."""
+        return {
+            "version": self.STATE_VERSION,
+            "session_id": self.session_id,
+            "root": self.project.root,
+            "agent": self.project.profile.name,
+            "cwd": self.cwd,
+            "channels": {
+                name: {
+                    "started": state.started,
+                    "scanned": sorted(state.scanned),
+                    "loaded": [
+                        [real, e.display, e.mtime_ns, e.size, e.reason, e.tier, e.directory]
+                        for real, e in state.loaded.items()
+                    ],
+                }
+                for name, state in self.channels.items()
+            },
+        }
+
+    def restore(self, data: dict[str, object]) -> list[str]:
+        """Take back a saved state; returns warnings. State for another root or agent is ignored."""
+        if data.get("version") != self.STATE_VERSION:
+            return [f"session state version {data.get('version')!r} not understood; starting a new session"]
+        if data.get("root") != self.project.root or data.get("agent") != self.project.profile.name:
+            return ["session state belongs to another project or agent; starting a new session"]
+        channels = data.get("channels")
+        if not isinstance(channels, dict):
+            return ["session state is malformed; starting a new session"]
+        restored: dict[str, SessionState] = {}
+        try:
+            for name, raw in channels.items():
+                state = SessionState(started=bool(raw["started"]), scanned=set(raw["scanned"]))
+                for real, display, mtime_ns, size, reason, tier, directory in raw["loaded"]:
+                    state.loaded[real] = LoadedEntry(
+                        display,
+                        int(mtime_ns),
+                        int(size),
+                        LoadReason(reason).value,
+                        Tier(tier).value,
+                        directory,
+                    )
+                    outcome = self.project.read(Candidate(real, Tier(tier)))
+                    if outcome is not None and outcome.file is not None:
+                        state.blocks[real] = outcome.file
+                        info = os.stat(real)
+                        state.identities.add((info.st_dev, info.st_ino))
+                restored[str(name)] = state
+        except (KeyError, TypeError, ValueError, OSError):
+            return ["session state is malformed; starting a new session"]
+        self.channels = restored or {"main": SessionState()}
+        return []
+
+    @property
+    def started(self) -> bool:
+        return self.channels["main"].started if "main" in self.channels else False
 
     def blocks(self, channel: str = "main") -> list[InstructionFile]:
         """The instruction files this channel currently holds, in load order."""
@@ -158,7 +221,8 @@ class Session:
                 if is_dir and rel:
                     rel += "/"
                 if missing:
-                    note = f"{missing} does not exist yet; discovered from {self.project.display(real_existing)}"
+                    nearest = self.project.display(real_existing)
+                    note = f"{missing} does not exist yet; discovered from {nearest}"
                 start_dir = real_existing if (is_dir or missing) else os.path.dirname(real_existing)
                 work.against = f"'{rel}'"
                 self._walk_from(start_dir, rel, state, work, None)
@@ -177,10 +241,18 @@ class Session:
     def discover_many(self, paths: Iterable[str], channel: str = "main") -> list[Discovery]:
         return [self.discover(p, channel) for p in paths]
 
+    def on_tool_call(self, tool_name: str, tool_input: Mapping[str, Any], channel: str = "main") -> Discovery:
+        """Discovery for every path a tool call touched, as one result (unknown tools touch nothing)."""
+        from jitctx.touched import affected_paths
+
+        steps = self.discover_many(affected_paths(tool_name, tool_input), channel)
+        return merge_discoveries(tool_name, steps, channel)
+
     # -- the walk ----------------------------------------------------------------------------------
 
-    def _walk_from(self, start_dir: str, rel: str, state: SessionState, work: _Pass,
-                   reason: LoadReason | None) -> None:
+    def _walk_from(
+        self, start_dir: str, rel: str, state: SessionState, work: _Pass, reason: LoadReason | None
+    ) -> None:
         """Walk from `start_dir` up to the root, then check the rules folders, for touched path `rel`."""
         root = self.project.root
 
@@ -206,8 +278,9 @@ class Session:
         for candidate in self.project.rule_candidates():
             self._resolve(candidate, state, work, reason, match_path, unconditional_loads=False)
 
-    def _resolve_dir(self, directory: str, state: SessionState, work: _Pass, reason: LoadReason | None,
-                     match: Matcher) -> None:
+    def _resolve_dir(
+        self, directory: str, state: SessionState, work: _Pass, reason: LoadReason | None, match: Matcher
+    ) -> None:
         complete = True
         for candidate in self.project.dir_candidates(directory):
             if not self._resolve(candidate, state, work, reason, match):
@@ -244,8 +317,16 @@ class Session:
         state.blocks.pop(real, None)
         work.dropped.append(entry.display)
 
-    def _resolve(self, candidate: Candidate, state: SessionState, work: _Pass, reason: LoadReason | None,
-                 match: Matcher, *, unconditional_loads: bool = True) -> bool:
+    def _resolve(
+        self,
+        candidate: Candidate,
+        state: SessionState,
+        work: _Pass,
+        reason: LoadReason | None,
+        match: Matcher,
+        *,
+        unconditional_loads: bool = True,
+    ) -> bool:
         """Resolve one candidate; False when it must be looked at again on a later touch."""
         real = candidate.path  # its directory is real; a link to elsewhere is refused by Project.read
         entry = state.loaded.get(real)
@@ -277,14 +358,32 @@ class Session:
         trigger = match(file, candidate)
         if trigger is None:
             work.scope_skipped += 1
-            work.skips.append(Skip(file.display, f"scope {list(file.scope.patterns)} does not match {work.against}"))
+            patterns = list(file.scope.patterns)
+            work.skips.append(Skip(file.display, f"scope {patterns} does not match {work.against}"))
             return False
-        self._load(real, candidate, file, state, work, reason or LoadReason.PATH_GLOB_MATCH, trigger,
-                   file.scope.patterns)
+        self._load(
+            real,
+            candidate,
+            file,
+            state,
+            work,
+            reason or LoadReason.PATH_GLOB_MATCH,
+            trigger,
+            file.scope.patterns,
+        )
         return True
 
-    def _load(self, real: str, candidate: Candidate, file: InstructionFile, state: SessionState, work: _Pass,
-              reason: LoadReason, trigger: str | None, globs: tuple[str, ...]) -> None:
+    def _load(
+        self,
+        real: str,
+        candidate: Candidate,
+        file: InstructionFile,
+        state: SessionState,
+        work: _Pass,
+        reason: LoadReason,
+        trigger: str | None,
+        globs: tuple[str, ...],
+    ) -> None:
         # Two names for one file (case-insensitive disks, hard links) load once.
         try:
             info = os.stat(real)
@@ -307,6 +406,24 @@ class Session:
         trailing = "/" if rel.endswith("/") else ""
         absolute = os.path.join(self.project.root, *rel.rstrip("/").split("/"))
         return os.path.relpath(absolute, self.cwd).replace(os.sep, "/") + trailing
+
+
+def merge_discoveries(trigger: str, steps: list[Discovery], channel: str = "main") -> Discovery:
+    """Several discoveries (one tool call touching several paths) as one."""
+    if len(steps) == 1:
+        return steps[0]
+    notes = [f"{step.trigger}: {step.note}" for step in steps if step.note]
+    return Discovery(
+        trigger=", ".join(step.trigger for step in steps) or trigger,
+        hit=any(step.hit for step in steps),
+        loaded=tuple(load for step in steps for load in step.loaded),
+        scope_skipped=sum(step.scope_skipped for step in steps),
+        elapsed_ms=sum(step.elapsed_ms for step in steps),
+        channel=channel,
+        note="; ".join(notes) if notes else (None if steps else f"{trigger} touched no path"),
+        dropped=tuple(d for step in steps for d in step.dropped),
+        skipped=tuple(s for step in steps for s in step.skipped),
+    )
 
 
 def _chain_down(root: str, cwd: str) -> list[str]:

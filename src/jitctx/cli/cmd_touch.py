@@ -1,0 +1,116 @@
+"""`jitctx touch`: one JIT discovery per path, after startup, in a session you can resume."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from jitctx.cli.common import add_common, add_state_dir, open_project, print_json, state_dir, table, warn
+from jitctx.cli.render_loads import startup_json
+from jitctx.discovery.session import Session
+from jitctx.discovery.store import OpenSession, SessionStore
+from jitctx.model import Discovery
+from jitctx.project import Project
+
+HELP = """\
+Each PATH is what a tool call read or wrote. For each, jitctx walks from its directory up to the root
+and loads the instruction files that touching it brings into scope: unconditional files on the chain
+(nested_traversal) and scoped rules whose globs match it (path_glob_match). A file loads once per session.
+
+With --session ID the session's state is kept in the state dir, so separate calls add up to one session
+(the first call also runs startup). Without it, each call is a new session.
+
+examples:
+  jitctx touch --root examples/monorepo src/ui/README.md src/ui/Footer.tsx
+  jitctx touch --root examples/monorepo --session demo tools/gen.py --json
+"""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = HELP
+    add_common(parser, cwd=True)
+    parser.add_argument("--session", metavar="ID", help="keep state under this session id (see above)")
+    add_state_dir(parser)
+    parser.add_argument("--no-git", action="store_true", help="do not ask git for changed files at startup")
+    parser.add_argument(
+        "paths", nargs="+", metavar="PATH", help="touched paths, relative to --cwd or absolute"
+    )
+
+
+@contextmanager
+def open_session(args: argparse.Namespace, project: Project, cwd: str) -> Iterator[OpenSession]:
+    """The persisted session named by --session, or a fresh one."""
+    if args.session is None:
+        yield OpenSession(
+            Session(project, cwd=cwd, session_id="ephemeral", use_git=not args.no_git), new=True
+        )
+        return
+    store = SessionStore(state_dir(args) / "sessions")
+    with store.open(project, args.session, cwd=cwd, use_git=not args.no_git) as opened:
+        yield opened
+
+
+def step_json(step: Discovery) -> dict[str, Any]:
+    document: dict[str, Any] = {
+        "trigger": step.trigger,
+        "hit": step.hit,
+        "loaded": [
+            {"path": load.file.display, "reason": load.reason.value, "bytes": load.file.body_bytes}
+            for load in step.loaded
+        ],
+        "scope_skipped": step.scope_skipped,
+        "elapsed_ms": round(step.elapsed_ms, 3),
+    }
+    if step.note:
+        document["note"] = step.note
+    if step.dropped:
+        document["dropped"] = list(step.dropped)
+    return document
+
+
+def run(args: argparse.Namespace) -> int:
+    project, cwd = open_project(args)
+    with open_session(args, project, cwd) as opened:
+        for message in opened.warnings:
+            warn(message)
+        startup = opened.session.startup() if opened.new else None
+        steps = [opened.session.discover(path) for path in args.paths]
+        session_id = opened.session.session_id
+    if args.json:
+        print_json(
+            {
+                "session": session_id,
+                "startup": startup_json(startup) if startup is not None else None,
+                "steps": [step_json(step) for step in steps],
+            }
+        )
+        return 0
+    if startup is not None:
+        names = ", ".join(x.file.display for x in startup.loaded) or "-"
+        print(f"startup: {len(startup.loaded)} file(s): {names}")
+        for message in startup.warnings:
+            warn(message)
+    rows: list[list[object]] = []
+    for step in steps:
+        if not step.loaded:
+            rows.append([step.trigger, "-", "", "", f"{step.elapsed_ms:.2f}", step.note or "miss"])
+        for index, load in enumerate(step.loaded):
+            rows.append(
+                [
+                    step.trigger if index == 0 else "",
+                    load.file.display,
+                    load.reason.value,
+                    load.file.body_bytes,
+                    f"{step.elapsed_ms:.2f}" if index == 0 else "",
+                    step.note or "" if index == 0 else "",
+                ]
+            )
+    print(table(["touched", "loaded", "reason", "bytes", "ms", "note"], rows, right=(3, 4)))
+    problems = {
+        f"{x.path}: {x.why}" for step in steps for x in step.skipped if not x.why.startswith("scope ")
+    }
+    for message in sorted(problems):
+        warn(message)
+    return 0

@@ -1,0 +1,106 @@
+"""Session state on disk, so that one process per tool call still behaves like one session.
+
+Each session id has a JSON file and a lock file; a process holds the lock from reading the state until it
+has written the new one, so concurrent hooks of one session never lose each other's loads. Writes go to a
+temporary file that replaces the old one, so a crash never leaves half a state.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import re
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from jitctx.discovery.session import Session
+from jitctx.project import Project
+
+_SAFE_ID = re.compile(r"[A-Za-z0-9._-]{1,100}")
+
+
+@dataclass
+class OpenSession:
+    session: Session
+    new: bool
+    warnings: list[str] = field(default_factory=list)
+
+
+def state_file_name(session_id: str) -> str:
+    """A file name for any session id; hostile ids (`../x`, NUL, 10 KB) become a hash."""
+    if _SAFE_ID.fullmatch(session_id) and session_id not in (".", ".."):
+        return f"{session_id}.json"
+    return "id-" + hashlib.sha256(session_id.encode("utf-8", "surrogatepass")).hexdigest()[:32] + ".json"
+
+
+class SessionStore:
+    def __init__(self, directory: str | os.PathLike[str]) -> None:
+        self.directory = Path(directory)
+
+    def path_for(self, session_id: str) -> Path:
+        return self.directory / state_file_name(session_id)
+
+    @contextmanager
+    def open(
+        self, project: Project, session_id: str, *, cwd: str | None = None, use_git: bool = True
+    ) -> Iterator[OpenSession]:
+        """Yield the session with its saved state; save it back when the block ends without error."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        path = self.path_for(session_id)
+        with open(path.with_suffix(".lock"), "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                session = Session(project, cwd=cwd, session_id=session_id, use_git=use_git)
+                opened = OpenSession(session, new=True)
+                data = _load(path, opened.warnings)
+                if data is not None:
+                    problems = session.restore(data)
+                    opened.warnings.extend(problems)
+                    opened.new = bool(problems) or not session.started
+                yield opened
+                _save(path, session.to_state())
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+
+    def delete(self, session_id: str) -> bool:
+        path = self.path_for(session_id)
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            return False
+        return True
+
+
+def _load(path: Path, warnings: list[str]) -> dict[str, object] | None:
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        warnings.append(f"{path}: session state unreadable ({exc}); starting a new session")
+        return None
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError:
+        warnings.append(f"{path}: session state is not valid JSON; starting a new session")
+        return None
+    if not isinstance(data, dict):
+        warnings.append(f"{path}: session state is malformed; starting a new session")
+        return None
+    return data
+
+
+def _save(path: Path, data: dict[str, object]) -> None:
+    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            json.dump(data, out, separators=(",", ":"))
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,71 @@
+"""`jitctx touch`: the JSON contract, sessions across calls, and the example."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from jitctx.cli.main import main
+
+
+@pytest.fixture(autouse=True)
+def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("JITCTX_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("JITCTX_STATE_DIR", str(tmp_path / "state"))
+
+
+def touch(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
+    assert main(["touch", *args, "--json"]) == 0
+    document: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return document
+
+
+def test_seed_sequence_on_the_example(capsys: pytest.CaptureFixture[str], example_copy: Path) -> None:
+    root = str(example_copy)
+    doc = touch(capsys, "--root", root, "src/ui/README.md", "src/ui/Footer.tsx", "src/ui/Badge.tsx")
+    assert doc["session"] == "ephemeral"
+    assert [x["path"] for x in doc["startup"]["loaded"]] == ["CLAUDE.md", "AGENTS.md"]
+    readme, footer, badge = doc["steps"]
+    assert [(x["path"], x["reason"]) for x in readme["loaded"]] == [("src/ui/CLAUDE.md", "path_glob_match")]
+    assert readme["scope_skipped"] >= 1
+    assert [(x["path"], x["reason"]) for x in footer["loaded"]] == [
+        (".claude/rules/components.md", "path_glob_match")
+    ]
+    assert badge["hit"] is False and badge["loaded"] == []
+    assert set(footer) >= {"trigger", "hit", "loaded", "scope_skipped", "elapsed_ms"}
+    assert footer["loaded"][0]["bytes"] > 0
+
+
+def test_a_session_spans_calls(capsys: pytest.CaptureFixture[str], example_copy: Path) -> None:
+    root = str(example_copy)
+    first = touch(capsys, "--root", root, "--session", "abc", "src/api/users.ts")
+    assert first["session"] == "abc" and first["startup"] is not None
+    assert {x["path"] for x in first["steps"][0]["loaded"]} == {
+        "src/api/AGENTS.md",
+        ".claude/rules/api-handlers.md",
+    }
+    second = touch(capsys, "--root", root, "--session", "abc", "src/api/users.ts", "tools/gen.py")
+    assert second["startup"] is None
+    assert second["steps"][0]["hit"] is False
+    assert [x["path"] for x in second["steps"][1]["loaded"]] == [".claude/rules/python.md"]
+
+
+def test_outside_path_is_a_miss_with_a_note(capsys: pytest.CaptureFixture[str], example_copy: Path) -> None:
+    doc = touch(capsys, "--root", str(example_copy), "/etc/hostname")
+    step = doc["steps"][0]
+    assert step["hit"] is False and "outside the project" in step["note"]
+
+
+def test_human_output(capsys: pytest.CaptureFixture[str], example_copy: Path) -> None:
+    assert main(["touch", "--root", str(example_copy), "src/ui/Footer.tsx"]) == 0
+    out = capsys.readouterr().out
+    assert "src/ui/CLAUDE.md" in out and "path_glob_match" in out
+
+
+def test_paths_are_required(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["touch"])
+    assert exited.value.code == 2

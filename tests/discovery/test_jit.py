@@ -1,0 +1,234 @@
+"""JIT discovery: the seed's fixtures for the boundary, dedup poisoning, freshness, plus the switches."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from tests.conftest import write_tree
+
+from jitctx.discovery.session import Session
+from jitctx.model import Discovery
+from jitctx.project import Project
+
+
+def session(root: Path, cwd: Path | None = None) -> Session:
+    return Session(Project(root, managed_files=()), cwd=cwd or root, use_git=False)
+
+
+def names(discovery: Discovery) -> list[tuple[str, str]]:
+    return [(load.file.display, load.reason.value) for load in discovery.loaded]
+
+
+def all_text(s: Session) -> str:
+    return "\n".join(f.text for channel in s.channels for f in s.blocks(channel))
+
+
+# -- boundary -------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def lab(tmp_path: Path) -> tuple[Path, Path]:
+    """The seed's proj / proj-evil pair: the sibling shares the root's string prefix."""
+    proj = write_tree(tmp_path / "jitlab/proj", {"CLAUDE.md": "proj rules", "src/a.ts": ""})
+    evil = write_tree(tmp_path / "jitlab/proj-evil", {"CLAUDE.md": "EVIL_RULE_LEAKED", "src/a.ts": ""})
+    return proj, evil
+
+
+def test_sibling_with_the_same_prefix_is_outside(lab: tuple[Path, Path]) -> None:
+    proj, evil = lab
+    s = session(proj)
+    step = s.discover(str(evil / "src/a.ts"))
+    assert step.hit is False and step.loaded == ()
+    assert step.note is not None and "outside the project" in step.note
+    assert "EVIL_RULE_LEAKED" not in all_text(s)
+
+
+def test_relative_escape_is_outside(lab: tuple[Path, Path]) -> None:
+    proj, _ = lab
+    s = session(proj)
+    assert s.discover("../proj-evil/src/a.ts").hit is False
+    assert "EVIL_RULE_LEAKED" not in all_text(s)
+
+
+def test_symlinked_vendor_pointing_outside_is_outside(tmp_path: Path) -> None:
+    elsewhere = write_tree(tmp_path / "elsewhere/pkg", {"CLAUDE.md": "EVIL_RULE_LEAKED", "index.js": ""})
+    proj = write_tree(tmp_path / "proj", {"CLAUDE.md": "proj"})
+    os.symlink(elsewhere, proj / "vendor")
+    s = session(proj)
+    step = s.discover("vendor/index.js")
+    assert step.hit is False
+    assert "EVIL_RULE_LEAKED" not in all_text(s)
+
+
+def test_entry_inside_whose_ancestors_leave_the_project(tmp_path: Path) -> None:
+    """`proj/link/deep/x` resolves to `/outside/a/deep/x`: its ancestors are /outside's, never walked."""
+    outside = write_tree(
+        tmp_path / "outside", {"CLAUDE.md": "EVIL_RULE_LEAKED", "a/CLAUDE.md": "EVIL_TOO", "a/deep/x.ts": ""}
+    )
+    proj = write_tree(tmp_path / "proj", {"CLAUDE.md": "proj"})
+    os.symlink(outside / "a", proj / "link")
+    s = session(proj)
+    assert s.discover("link/deep/x.ts").hit is False
+    assert "EVIL" not in all_text(s)
+
+
+def test_linked_instruction_file_pointing_outside_is_not_read(tmp_path: Path) -> None:
+    outside = write_tree(tmp_path / "outside", {"secret.md": "EVIL_RULE_LEAKED"})
+    proj = write_tree(tmp_path / "proj", {"src/x.ts": ""})
+    os.symlink(outside / "secret.md", proj / "src/CLAUDE.md")
+    s = session(proj)
+    step = s.discover("src/x.ts")
+    assert step.hit is False
+    assert any("outside the project" in skip.why for skip in step.skipped)
+    assert "EVIL_RULE_LEAKED" not in all_text(s)
+
+
+def test_the_root_itself_is_inside(lab: tuple[Path, Path]) -> None:
+    proj, _ = lab
+    step = session(proj).discover("src/a.ts")
+    assert names(step) == [("CLAUDE.md", "nested_traversal")]
+
+
+# -- dedup without poisoning ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def ui(tmp_path: Path) -> Path:
+    return write_tree(
+        tmp_path / "proj",
+        {
+            "CLAUDE.md": "root",
+            "src/ui/CLAUDE.md": '---\npaths: ["src/ui/**/*.tsx"]\n---\nUI_RULE\n',
+            "src/ui/README.md": "readme",
+            "src/ui/Footer.tsx": "",
+            "src/ui/Badge.tsx": "",
+        },
+    )
+
+
+def test_seed_poisoning_sequence(ui: Path) -> None:
+    s = session(ui)
+    first = s.discover("src/ui/README.md")
+    assert first.hit is True and first.scope_skipped == 1
+    assert names(first) == [("CLAUDE.md", "nested_traversal")]
+    second = s.discover("src/ui/Footer.tsx")
+    assert second.hit is True and second.scope_skipped == 0
+    assert names(second) == [("src/ui/CLAUDE.md", "path_glob_match")]
+    assert second.loaded[0].globs == ("src/ui/**/*.tsx",)
+
+
+def test_loaded_files_never_load_twice(ui: Path) -> None:
+    s = session(ui)
+    s.discover("src/ui/Footer.tsx")
+    again = s.discover("src/ui/Badge.tsx")
+    assert again.hit is False and again.loaded == ()
+    assert [f.display for f in s.blocks()] == ["CLAUDE.md", "src/ui/CLAUDE.md"]
+
+
+def test_a_scanned_chain_is_not_read_again(ui: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    s = session(ui)
+    s.discover("src/ui/Footer.tsx")
+    reads: list[str] = []
+    original = s.project.read
+    monkeypatch.setattr(s.project, "read", lambda c: reads.append(c.path) or original(c))
+    s.discover("src/ui/Badge.tsx")
+    assert reads == []
+
+
+# -- freshness ------------------------------------------------------------------------------------
+
+
+def bump(path: Path, text: str) -> None:
+    before = path.stat().st_mtime_ns
+    path.write_text(text)
+    os.utime(path, ns=(before + 10_000_000, before + 10_000_000))
+
+
+def test_seed_mtime_fixture_replaces_v1_with_v2(tmp_path: Path) -> None:
+    proj = write_tree(
+        tmp_path / "proj", {"CLAUDE.md": "root", "src/ui/CLAUDE.md": "RULE_V1", "src/ui/Footer.tsx": ""}
+    )
+    s = session(proj)
+    first = s.discover("src/ui/Footer.tsx")
+    assert len(first.loaded) == 2
+    assert "RULE_V1" in all_text(s)
+    bump(proj / "src/ui/CLAUDE.md", "RULE_V2")
+    second = s.discover("src/ui/Footer.tsx")
+    assert second.hit is True and len(second.loaded) == 1
+    assert second.loaded[0].file.text == "RULE_V2"
+    assert "RULE_V1" not in all_text(s) and all_text(s).count("RULE_V2") == 1
+
+
+def test_deleted_rule_file_leaves_the_blocks(tmp_path: Path) -> None:
+    proj = write_tree(tmp_path / "proj", {"src/CLAUDE.md": "GONE_SOON", "src/a.ts": ""})
+    s = session(proj)
+    s.discover("src/a.ts")
+    (proj / "src/CLAUDE.md").unlink()
+    step = s.discover("src/a.ts")
+    assert step.dropped == ("src/CLAUDE.md",)
+    assert "GONE_SOON" not in all_text(s)
+
+
+def test_rules_folder_rule_is_refreshed_too(tmp_path: Path) -> None:
+    proj = write_tree(
+        tmp_path / "proj",
+        {".claude/rules/py.md": '---\npaths: ["**/*.py"]\n---\nPY_V1\n', "a.py": "", "b.py": ""},
+    )
+    s = session(proj)
+    assert names(s.discover("a.py")) == [(".claude/rules/py.md", "path_glob_match")]
+    bump(proj / ".claude/rules/py.md", '---\npaths: ["**/*.py"]\n---\nPY_V2\n')
+    s.discover("b.py")
+    assert "PY_V2" in all_text(s) and "PY_V1" not in all_text(s)
+
+
+# -- switches, channels, odd paths ----------------------------------------------------------------
+
+
+def test_jit_context_false_turns_discovery_off_but_not_startup(tmp_path: Path) -> None:
+    proj = write_tree(
+        tmp_path / "proj",
+        {
+            ".jitctx.toml": "jitContext = false\n",
+            "CLAUDE.md": "root",
+            "src/CLAUDE.md": "nested",
+            "src/a.ts": "",
+        },
+    )
+    s = session(proj)
+    assert [x.file.display for x in s.startup().loaded] == ["CLAUDE.md"]
+    step = s.discover("src/a.ts")
+    assert step.hit is False and step.note is not None and "jitContext = false" in step.note
+
+
+def test_subagent_channel_has_its_own_state_and_inherits_the_switch(ui: Path) -> None:
+    s = session(ui)
+    s.discover("src/ui/Footer.tsx")
+    sub = s.discover("src/ui/Footer.tsx", channel="subagent")
+    assert sub.channel == "subagent" and len(sub.loaded) == 2  # the sub-agent's context is fresh
+    (ui / ".jitctx.toml").write_text("jitContext = false\n")
+    off = session(ui).discover("src/ui/Footer.tsx", channel="subagent")
+    assert off.hit is False  # positive control above, negative here
+
+
+def test_a_path_that_does_not_exist_yet(ui: Path) -> None:
+    step = session(ui).discover("src/ui/new/Widget.tsx")
+    assert names(step) == [("CLAUDE.md", "nested_traversal"), ("src/ui/CLAUDE.md", "path_glob_match")]
+    assert step.note is not None and "does not exist yet" in step.note
+
+
+def test_a_directory_touch(tmp_path: Path) -> None:
+    proj = write_tree(tmp_path / "proj", {"src/ui/CLAUDE.md": '---\npaths: ["src/ui/**"]\n---\nUI\n'})
+    assert names(session(proj).discover("src/ui")) == [("src/ui/CLAUDE.md", "path_glob_match")]
+
+
+def test_a_miss_is_a_discovery_too(tmp_path: Path) -> None:
+    proj = write_tree(tmp_path / "proj", {"src/a.ts": ""})
+    step = session(proj).discover("src/a.ts")
+    assert step.hit is False and step.loaded == () and step.elapsed_ms >= 0
+
+
+def test_cwd_relative_paths(ui: Path) -> None:
+    s = session(ui, cwd=ui / "src/ui")
+    assert ("src/ui/CLAUDE.md", "path_glob_match") in names(s.discover("Footer.tsx"))

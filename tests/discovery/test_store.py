@@ -1,0 +1,84 @@
+"""Session state that survives across processes, with concurrent writers."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from jitctx.discovery.store import SessionStore, state_file_name
+from jitctx.project import Project
+from tests.conftest import write_tree
+
+
+@pytest.fixture
+def proj(tmp_path: Path) -> Path:
+    files: dict[str, str | bytes] = {"CLAUDE.md": "root"}
+    for index in range(12):
+        files[f"pkg{index}/CLAUDE.md"] = f"PKG_{index}"
+        files[f"pkg{index}/a.ts"] = ""
+    return write_tree(tmp_path / "proj", files)
+
+
+def test_two_opens_behave_like_one_session(proj: Path, tmp_path: Path) -> None:
+    store = SessionStore(tmp_path / "state")
+    project = Project(proj, managed_files=())
+    with store.open(project, "s1", use_git=False) as first:
+        assert first.new
+        first.session.startup()
+        assert [x.file.display for x in first.session.discover("pkg0/a.ts").loaded] == ["pkg0/CLAUDE.md"]
+    with store.open(Project(proj, managed_files=()), "s1", use_git=False) as second:
+        assert not second.new
+        assert second.session.discover("pkg0/a.ts").loaded == ()
+        assert [f.display for f in second.session.blocks()] == ["CLAUDE.md", "pkg0/CLAUDE.md"]
+
+
+def test_state_of_another_root_is_not_reused(proj: Path, tmp_path: Path) -> None:
+    store = SessionStore(tmp_path / "state")
+    with store.open(Project(proj), "s1", use_git=False) as first:
+        first.session.startup()
+    other = write_tree(tmp_path / "other", {"CLAUDE.md": "x"})
+    with store.open(Project(other), "s1", use_git=False) as second:
+        assert second.new and any("another project" in w for w in second.warnings)
+
+
+@pytest.mark.parametrize("garbage", ["{not json", "[]", '{"version": 99}', '{"version": 1, "root": 5}'])
+def test_corrupt_state_starts_a_new_session(proj: Path, tmp_path: Path, garbage: str) -> None:
+    store = SessionStore(tmp_path / "state")
+    store.directory.mkdir()
+    store.path_for("s1").write_text(garbage)
+    with store.open(Project(proj), "s1", use_git=False) as opened:
+        assert opened.new and opened.warnings
+        opened.session.startup()
+    assert json.loads(store.path_for("s1").read_text())["version"] == 1
+
+
+@pytest.mark.parametrize("hostile", ["../../etc/passwd", "a/b", "..", "x" * 500, "id\0nul", ""])
+def test_hostile_session_ids_stay_inside_the_state_dir(hostile: str) -> None:
+    name = state_file_name(hostile)
+    assert "/" not in name and "\0" not in name and name not in (".json", "..json") and len(name) < 120
+
+
+def test_concurrent_writers_do_not_lose_loads(proj: Path, tmp_path: Path) -> None:
+    """Twelve processes each touch a different package of one session; every load survives."""
+    state = tmp_path / "state"
+    env = {**os.environ, "JITCTX_HOME": str(tmp_path / "home")}
+
+    def touch(index: int) -> int:
+        proc = subprocess.run(
+            [sys.executable, "-m", "jitctx", "touch", "--root", str(proj), "--session", "shared",
+             "--state-dir", str(state), "--no-git", f"pkg{index}/a.ts"],
+            capture_output=True, text=True, env=env, check=False,
+        )  # fmt: skip
+        return proc.returncode
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        assert list(pool.map(touch, range(12))) == [0] * 12
+    saved = json.loads((state / "sessions" / "shared.json").read_text())
+    loaded = {entry[1] for entry in saved["channels"]["main"]["loaded"]}
+    assert loaded == {"CLAUDE.md"} | {f"pkg{i}/CLAUDE.md" for i in range(12)}
