@@ -137,3 +137,17 @@ def test_subprocess_help_teaches() -> None:
 
 def test_example_is_where_the_readme_says() -> None:
     assert (EXAMPLE / "src/ui/CLAUDE.md").is_file()
+
+
+def test_profiles_lists_every_profile(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["profiles", "--json"]) == 0
+    names = [p["name"] for p in json.loads(capsys.readouterr().out)]
+    assert names == ["jitctx", "claude-code", "codex", "gemini", "cursor", "copilot"]
+    assert main(["profiles"]) == 0
+    assert "AGENTS.override.md" in capsys.readouterr().out
+
+
+def test_unknown_profile_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["startup", "--agent", "vim"])
+    assert exited.value.code == 2

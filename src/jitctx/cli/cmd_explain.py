@@ -1,0 +1,114 @@
+"""`jitctx explain PATH`: which instruction files reach an agent that touches PATH, and why the others don't."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from jitctx.cli.common import add_agent, add_json, find_root, print_json, table
+from jitctx.discovery.explain import Explanation, explain
+from jitctx.errors import UsageError
+from jitctx.profiles import DEFAULT_PROFILE, get_profile
+from jitctx.project import Project
+
+HELP = """\
+Answers "why did (or didn't) my rule reach the agent?" in the order you would check by hand:
+  1. was the file's directory touched at all? (nested files load only when a path under them is)
+  2. does its scope match the actual path? (globs and path shown side by side)
+  3. is the path inside the project? is the frontmatter readable? is the file readable?
+
+PATH is taken from the current directory. The root defaults to the nearest ancestor of PATH with a root
+marker; the agent's cwd defaults to the root.
+
+examples:
+  jitctx explain examples/monorepo/src/ui/Footer.tsx
+  jitctx explain src/api/users.ts --agent codex --json
+"""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = HELP
+    parser.add_argument("path", metavar="PATH", help="the file or directory an agent touches")
+    parser.add_argument("--root", metavar="DIR", help="project root (default: found from PATH)")
+    parser.add_argument("--cwd", metavar="DIR", help="the agent's working directory (default: the root)")
+    add_agent(parser)
+    add_json(parser)
+    parser.add_argument("--no-git", action="store_true", help="do not ask git for changed files")
+
+
+def run(args: argparse.Namespace) -> int:
+    target = os.path.abspath(args.path)
+    if args.root is not None:
+        root = os.path.abspath(args.root)
+    else:
+        start = target if os.path.isdir(target) else os.path.dirname(target)
+        while not os.path.isdir(start):
+            start = os.path.dirname(start)
+        root = find_root(start, get_profile(args.agent or DEFAULT_PROFILE).root_markers)
+    home = os.environ.get("JITCTX_HOME") or os.path.expanduser("~")
+    project = Project(root, profile=args.agent, home=home)
+    cwd = os.path.join(project.root, args.cwd) if args.cwd else project.root
+    if not os.path.isdir(cwd):
+        raise UsageError(f"--cwd {args.cwd!r} is not a directory under {project.root}")
+    result = explain(project, target, cwd=cwd, use_git=not args.no_git)
+    if args.json:
+        print_json(to_json(result, project))
+    else:
+        print(to_text(result, project))
+    return 0
+
+
+def to_json(result: Explanation, project: Project) -> dict[str, Any]:
+    return {
+        "path": result.rel if result.rel is not None else result.target,
+        "inside": result.rel is not None,
+        "root": project.root,
+        "agent": project.profile.name,
+        "signals": list(result.startup.signals),
+        "verdicts": [
+            {
+                "file": v.path,
+                "loads": v.loads,
+                "kind": v.kind,
+                "reason": v.reason,
+                "why": v.why,
+                **({"globs": list(v.globs), "against": v.against} if v.globs else {}),
+            }
+            for v in result.verdicts
+        ],
+        "notes": list(result.notes),
+    }
+
+
+def to_text(result: Explanation, project: Project) -> str:
+    shown = result.rel if result.rel is not None else result.target
+    lines = [f"explain {shown}   (agent {project.profile.name}, root {project.root})", ""]
+    loads = [v for v in result.verdicts if v.loads]
+    misses = [v for v in result.verdicts if not v.loads]
+    if loads:
+        lines.append("reaches the agent:")
+        lines.append(
+            _indent(
+                table(["file", "when", "reason", "why"], [[v.path, v.kind, v.reason, v.why] for v in loads])
+            )
+        )
+    else:
+        lines.append("no instruction file reaches the agent")
+    mismatches = [v for v in misses if v.kind == "scope_mismatch"]
+    if mismatches:
+        lines += ["", "scoped rules that do not match (glob vs path):"]
+        rows = [[v.path, ", ".join(v.globs), "vs", v.against or ""] for v in mismatches]
+        lines.append(_indent(table(["file", "globs", "", "path"], rows)))
+    others = [v for v in misses if v.kind != "scope_mismatch"]
+    if others:
+        lines += ["", "does not reach the agent:"]
+        lines.append(_indent(table(["file", "why"], [[v.path, v.why] for v in others])))
+    if result.notes:
+        lines.append("")
+        lines.extend(f"note: {note}" for note in result.notes)
+    return "\n".join(lines)
+
+
+def _indent(text: str) -> str:
+    return "\n".join("  " + line for line in text.splitlines())

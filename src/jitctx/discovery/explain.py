@@ -1,0 +1,132 @@
+"""Why each instruction file would, or would not, reach an agent that touches one path.
+
+The troubleshooting order a person would follow, made mechanical: was the directory ever touched, does
+the scope match the actual path (shown side by side), is the path inside the project, can the frontmatter
+be read, is the file readable at all.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from jitctx.discovery.boundary import is_inside
+from jitctx.discovery.session import Session
+from jitctx.model import Discovery, InstructionFile, Startup
+from jitctx.project import Project
+
+
+@dataclass(frozen=True)
+class Verdict:
+    path: str
+    loads: bool
+    kind: str  # startup | touch | scope_mismatch | off_chain | frontmatter | on_request | unreadable | native
+    why: str
+    reason: str | None = None  # the load reason, for files that load
+    globs: tuple[str, ...] = ()
+    against: str | None = None  # the path or signal the scope was compared with
+
+
+@dataclass(frozen=True)
+class Explanation:
+    target: str
+    rel: str | None  # the target relative to the root; None outside the project
+    startup: Startup
+    discovery: Discovery
+    verdicts: tuple[Verdict, ...]
+    notes: tuple[str, ...]
+
+
+def explain(project: Project, target: str, *, cwd: str | None = None, use_git: bool = True) -> Explanation:
+    session = Session(project, cwd=cwd, use_git=use_git)
+    startup = session.startup()
+    absolute = os.path.abspath(os.path.join(session.cwd, target))
+    discovery = session.discover(absolute)
+    real = os.path.realpath(absolute)
+    rel = project.display(real) if is_inside(real, project.root) else None
+    verdicts: list[Verdict] = []
+    seen: set[str] = set()
+    for load in startup.loaded:
+        verdicts.append(
+            Verdict(load.file.display, True, "startup", _startup_why(load.trigger, load.globs),
+                    load.reason.value, load.globs, load.trigger)
+        )  # fmt: skip
+        seen.add(load.file.display)
+    for load in discovery.loaded:
+        why = (
+            f"scope {list(load.globs)} matches {load.trigger}"
+            if load.globs
+            else "unconditional file on the directory chain of the touched path"
+        )
+        verdicts.append(
+            Verdict(load.file.display, True, "touch", why, load.reason.value, load.globs, load.trigger)
+        )
+        seen.add(load.file.display)
+    files, skips = project.all_instruction_files()
+    for skip in skips:
+        if skip.path not in seen:
+            verdicts.append(Verdict(skip.path, False, "unreadable", skip.why))
+            seen.add(skip.path)
+    chain = _chain_of(rel) if rel is not None else set()
+    for file in files:
+        if file.display in seen:
+            continue
+        seen.add(file.display)
+        verdicts.append(_why_not(file, rel, chain, project))
+    notes = list(startup.warnings)
+    if discovery.note:
+        notes.append(discovery.note)
+    if not project.profile.native_jit:
+        notes.append(
+            f"{project.profile.name} itself reads instruction files only from the root down to the cwd at "
+            "startup; the files marked 'touch' reach it only through jitctx hooks"
+        )
+    return Explanation(target, rel, startup, discovery, tuple(verdicts), tuple(notes))
+
+
+def _startup_why(trigger: str | None, globs: tuple[str, ...]) -> str:
+    if trigger is None:
+        return "unconditional: loads at session start"
+    return f"scope {list(globs)} matches the startup signal {trigger}"
+
+
+def _chain_of(rel: str) -> set[str]:
+    """Directories (POSIX, relative, "" for the root) walked when `rel` is touched."""
+    parts = rel.rstrip("/").split("/") if rel not in ("", ".") else []
+    dirs = {""}
+    for index in range(1, len(parts)):
+        dirs.add("/".join(parts[:index]))
+    if rel.endswith("/"):
+        dirs.add(rel.rstrip("/"))
+    return dirs
+
+
+def _directory_of(file: InstructionFile) -> str:
+    parent = os.path.dirname(file.display)
+    if os.path.basename(parent) == ".claude":
+        parent = os.path.dirname(parent)
+    return parent
+
+
+def _why_not(file: InstructionFile, rel: str | None, chain: set[str], project: Project) -> Verdict:
+    if file.scope_error is not None:
+        return Verdict(file.display, False, "frontmatter", f"never injected: {file.scope_error}")
+    if file.manual:
+        return Verdict(
+            file.display, False, "on_request", "applies only when asked for (no scope, not always-apply)"
+        )
+    if rel is None:
+        return Verdict(file.display, False, "off_chain", "the touched path is outside the project")
+    on_chain = file.from_rules_dir or _directory_of(file) in chain
+    if not on_chain:
+        where = _directory_of(file) or "."
+        return Verdict(
+            file.display, False, "off_chain",
+            f"directory {where}/ is never walked when {rel} is touched; it loads when a path under it is",
+        )  # fmt: skip
+    if file.scope is not None:
+        return Verdict(
+            file.display, False, "scope_mismatch",
+            f"scope {list(file.scope.patterns)} does not match {rel}", globs=file.scope.patterns, against=rel,
+        )  # fmt: skip
+    return Verdict(file.display, False, "native", f"not read by the {project.profile.name} profile here")
