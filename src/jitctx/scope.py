@@ -19,6 +19,7 @@ import re
 from functools import lru_cache
 
 from jitctx.errors import JitctxError
+from jitctx.model import Scope
 
 DIALECTS = ("bun", "gitignore", "copilot")
 
@@ -41,11 +42,11 @@ def compile_scope(patterns: tuple[str, ...], dialect: str = "bun") -> str:
 
 def scope_matches(regex: str, path: str) -> bool:
     """Does the compiled scope match `path` (POSIX, relative, `dir/` for a directory marker)?"""
-    return _compiled(regex).match(path) is not None
+    return compiled_scope(regex).match(path) is not None
 
 
 @lru_cache(maxsize=4096)
-def _compiled(regex: str) -> re.Pattern[str]:
+def compiled_scope(regex: str) -> re.Pattern[str]:
     return re.compile(regex, re.DOTALL)
 
 
@@ -91,6 +92,23 @@ def _gitignore_regex(patterns: tuple[str, ...]) -> str:
     if excludes:
         return "(?!" + "|".join(f"(?:{p})" for p in excludes) + f")(?:{body})"
     return body
+
+
+@lru_cache(maxsize=4096)
+def literal_prefixes(scope: Scope) -> tuple[str, ...]:
+    """Strings every path matched by `scope` starts with, one per pattern (`""`: no prefix known).
+
+    A prefilter only: a path that starts with none of them cannot match, one that does still needs the
+    regex. Unanchored gitignore patterns (`*.py`, `foo`) and negations match anywhere, so they give `""`.
+    """
+    prefixes: list[str] = []
+    for pattern in scope.patterns:
+        pattern = pattern.strip()
+        if scope.dialect == "gitignore" and (pattern.startswith("!") or "/" not in pattern.rstrip("/")):
+            prefixes.append("")
+            continue
+        prefixes.append(static_prefix(pattern.lstrip("/")))
+    return tuple(prefixes)
 
 
 def static_prefix(pattern: str) -> str:

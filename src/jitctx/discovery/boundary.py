@@ -21,7 +21,11 @@ def relative_posix(real: str, root: str) -> str:
     """`real` relative to `root`, with `/` separators; `""` for the root itself."""
     if real == root:
         return ""
-    rel = os.path.relpath(real, root)
+    prefix = root if root.endswith(os.sep) else root + os.sep
+    if real.startswith(prefix):
+        rel = real[len(prefix) :]
+    else:
+        rel = os.path.relpath(real, root)
     return rel.replace(os.sep, "/") if os.sep != "/" else rel
 
 

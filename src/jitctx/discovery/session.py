@@ -3,68 +3,39 @@
 Two sets carry the dedup: loaded files, and fully scanned directories. A directory counts as scanned only
 when every candidate on it was resolved; a rule skipped because its scope did not match *this* path leaves
 the directory open, so a later path that does match still loads it.
+
+The warm path (a touched directory already scanned) costs one lstat of the touched path, one stat per
+loaded file on its chain (to notice edits and deletions), and a regex match per scoped rule.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from jitctx.discovery.boundary import is_inside, nearest_existing, relative_posix
 from jitctx.discovery.signals import collect_signals
+from jitctx.discovery.state import (
+    STATE_VERSION,
+    ChannelState,
+    LoadedEntry,
+    Pass,
+    channels_from_json,
+    channels_to_json,
+)
 from jitctx.model import Discovery, InstructionFile, Load, LoadReason, Skip, Startup, Tier
 from jitctx.project import Candidate, Project
 from jitctx.scope import scope_matches
 
-# Given a conditional file, return the signal or path its scope matched, or None.
+# Given a scoped file, return the signal or path its scope matched, or None.
 Matcher = Callable[[InstructionFile, Candidate], str | None]
 
 
-@dataclass
-class LoadedEntry:
-    """What the session remembers of a loaded file, enough to notice it changed or vanished."""
-
-    display: str
-    mtime_ns: int
-    size: int
-    reason: str
-    tier: str
-    directory: str | None  # the chain directory it was found on; None for rules-folder files
-
-
-@dataclass
-class SessionState:
-    loaded: dict[str, LoadedEntry] = field(default_factory=dict)  # real path -> entry, in load order
-    scanned: set[str] = field(default_factory=set)  # real directories fully resolved
-    identities: set[tuple[int, int]] = field(default_factory=set)  # (device, inode) of loaded files
-    started: bool = False
-    # The text the agent holds for each loaded file; rebuilt from disk when a session is resumed.
-    blocks: dict[str, InstructionFile] = field(default_factory=dict)
-
-
-@dataclass
-class _Pass:
-    """Collects the outcome of one startup or discovery pass."""
-
-    loads: list[Load] = field(default_factory=list)
-    skips: list[Skip] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    scope_skipped: int = 0
-    dropped: list[str] = field(default_factory=list)
-    against: str = "the touched path"  # what scopes were matched against, for skip messages
-
-    def final_skips(self) -> tuple[Skip, ...]:
-        """One skip per file (the last reason), leaving out files that loaded after all."""
-        loaded = {load.file.display for load in self.loads}
-        latest = {skip.path: skip for skip in self.skips if skip.path not in loaded}
-        return tuple(latest.values())
-
-
 class Session:
-    """One agent session over a project; `channel` state is separate for sub-agents."""
+    """One agent session over a project; each channel (main, subagent) has its own state."""
 
     def __init__(
         self,
@@ -75,93 +46,69 @@ class Session:
         use_git: bool = True,
     ) -> None:
         self.project = project
-        cwd_path = os.path.realpath(cwd) if cwd is not None else project.root
-        self.cwd = cwd_path
+        self.cwd = os.path.realpath(cwd) if cwd is not None else project.root
         self.session_id = session_id
         self.use_git = use_git
-        self.channels: dict[str, SessionState] = {"main": SessionState()}
-
-    # -- persistence (hooks run one process per tool call) -------------------------------------------
-
-    STATE_VERSION = 1
-
-    def to_state(self) -> dict[str, object]:
-        """Plain JSON data that `restore` takes back; file texts are not stored, only what identifies them."""
-        return {
-            "version": self.STATE_VERSION,
-            "session_id": self.session_id,
-            "root": self.project.root,
-            "agent": self.project.profile.name,
-            "cwd": self.cwd,
-            "channels": {
-                name: {
-                    "started": state.started,
-                    "scanned": sorted(state.scanned),
-                    "loaded": [
-                        [real, e.display, e.mtime_ns, e.size, e.reason, e.tier, e.directory]
-                        for real, e in state.loaded.items()
-                    ],
-                }
-                for name, state in self.channels.items()
-            },
-        }
-
-    def restore(self, data: dict[str, object]) -> list[str]:
-        """Take back a saved state; returns warnings. State for another root or agent is ignored."""
-        if data.get("version") != self.STATE_VERSION:
-            return [f"session state version {data.get('version')!r} not understood; starting a new session"]
-        if data.get("root") != self.project.root or data.get("agent") != self.project.profile.name:
-            return ["session state belongs to another project or agent; starting a new session"]
-        channels = data.get("channels")
-        if not isinstance(channels, dict):
-            return ["session state is malformed; starting a new session"]
-        restored: dict[str, SessionState] = {}
-        try:
-            for name, raw in channels.items():
-                state = SessionState(started=bool(raw["started"]), scanned=set(raw["scanned"]))
-                for real, display, mtime_ns, size, reason, tier, directory in raw["loaded"]:
-                    state.loaded[real] = LoadedEntry(
-                        display,
-                        int(mtime_ns),
-                        int(size),
-                        LoadReason(reason).value,
-                        Tier(tier).value,
-                        directory,
-                    )
-                    outcome = self.project.read(Candidate(real, Tier(tier)))
-                    if outcome is not None and outcome.file is not None:
-                        state.blocks[real] = outcome.file
-                        info = os.stat(real)
-                        state.identities.add((info.st_dev, info.st_ino))
-                restored[str(name)] = state
-        except (KeyError, TypeError, ValueError, OSError):
-            return ["session state is malformed; starting a new session"]
-        self.channels = restored or {"main": SessionState()}
-        return []
+        self.channels: dict[str, ChannelState] = {"main": ChannelState()}
+        # Directory -> its chain of real directories up to the root. A cached chain only ever holds
+        # directories that were inside the project when resolved, so nothing outside can enter through it.
+        self._chains: dict[str, tuple[str, ...]] = {}
 
     @property
     def started(self) -> bool:
-        return self.channels["main"].started if "main" in self.channels else False
+        return "main" in self.channels and self.channels["main"].started
 
     def blocks(self, channel: str = "main") -> list[InstructionFile]:
         """The instruction files this channel currently holds, in load order."""
         state = self.channels.get(channel)
         return list(state.blocks.values()) if state is not None else []
 
+    # -- persistence (hooks run one process per tool call) -------------------------------------------
+
+    def to_state(self) -> dict[str, object]:
+        """Plain JSON data that `restore` takes back; texts are not stored, only what identifies files."""
+        return {
+            "version": STATE_VERSION,
+            "session_id": self.session_id,
+            "root": self.project.root,
+            "agent": self.project.profile.name,
+            "cwd": self.cwd,
+            "channels": channels_to_json(self.channels),
+        }
+
+    def restore(self, data: dict[str, object]) -> list[str]:
+        """Take back a saved state; returns warnings. State for another root or agent is ignored."""
+        if data.get("version") != STATE_VERSION:
+            return [f"session state version {data.get('version')!r} not understood; starting a new session"]
+        if data.get("root") != self.project.root or data.get("agent") != self.project.profile.name:
+            return ["session state belongs to another project or agent; starting a new session"]
+        channels = data.get("channels")
+        if not isinstance(channels, dict):
+            return ["session state is malformed; starting a new session"]
+
+        def reread(path: str, tier: Tier) -> InstructionFile | None:
+            outcome = self.project.read(Candidate(path, tier))
+            return outcome.file if outcome is not None else None
+
+        try:
+            self.channels = channels_from_json(channels, reread) or {"main": ChannelState()}
+        except (KeyError, TypeError, ValueError, OSError):
+            return ["session state is malformed; starting a new session"]
+        return []
+
     # -- startup -----------------------------------------------------------------------------------
 
     def startup(self) -> Startup:
         started = time.perf_counter()
         project = self.project
-        state = self.channels["main"]
-        work = _Pass(against="any startup signal")
-        if not is_inside(self.cwd, project.root):
+        state = self.channels.setdefault("main", ChannelState())
+        work = Pass(against="any startup signal")
+        cwd = self.cwd
+        if not is_inside(cwd, project.root):
             work.warnings.append(
-                f"cwd {self.cwd} is outside the project root {project.root}; only root-level files load"
+                f"cwd {cwd} is outside the project root {project.root}; only root files load"
             )
             cwd = project.root
-        else:
-            cwd = self.cwd
         signals = collect_signals(project.root, cwd, use_git=self.use_git)
         work.warnings.extend(signals.warnings)
 
@@ -172,20 +119,21 @@ class Session:
                     return signal
             return None
 
+        reason = LoadReason.SESSION_START
         for candidate in project.managed_candidates() + project.user_candidates():
-            self._resolve(candidate, state, work, LoadReason.SESSION_START, match_signals)
+            self._resolve(candidate, state, work, reason, match_signals)
         chain = _chain_down(project.root, cwd)
         for directory in chain:
-            self._resolve_dir(directory, state, work, LoadReason.SESSION_START, match_signals)
+            self._resolve_dir(directory, state, work, reason, match_signals)
         for candidate in project.rule_candidates():
-            self._resolve(candidate, state, work, LoadReason.SESSION_START, match_signals)
+            self._resolve(candidate, state, work, reason, match_signals)
         for directory in chain:
             for candidate in project.local_candidates(directory):
-                self._resolve(candidate, state, work, LoadReason.SESSION_START, match_signals)
-        # Each changed file is an early touch: its own directory chain is walked as a discovery would.
+                self._resolve(candidate, state, work, reason, match_signals)
+        # Each changed file is an early touch: its directory chain is walked as a discovery would.
         for changed in signals.changed:
             real = os.path.realpath(os.path.join(project.root, *changed.split("/")))
-            self._walk_from(os.path.dirname(real), changed, state, work, LoadReason.SESSION_START)
+            self._walk_from(os.path.dirname(real), changed, state, work, reason)
         state.started = True
         return Startup(
             root=project.root,
@@ -203,29 +151,13 @@ class Session:
     def discover(self, path: str, channel: str = "main") -> Discovery:
         """Load what touching `path` (absolute, or relative to the cwd) brings into scope."""
         started = time.perf_counter()
-        state = self.channels.setdefault(channel, SessionState())
-        work = _Pass()
+        state = self.channels.setdefault(channel, ChannelState())
+        work = Pass()
         note: str | None = None
         if not self.project.config.jit_context:
             note = "runtime discovery is off (jitContext = false)"
         else:
-            absolute = os.path.normpath(os.path.join(self.cwd, os.path.expanduser(path)))
-            existing, missing = nearest_existing(absolute)
-            real_existing = os.path.realpath(existing)
-            if not is_inside(real_existing, self.project.root):
-                note = f"{path} is outside the project {self.project.root}"
-            else:
-                is_dir = os.path.isdir(real_existing) if not missing else path.endswith(("/", os.sep))
-                real = os.path.join(real_existing, *missing.split("/")) if missing else real_existing
-                rel = relative_posix(real, self.project.root)
-                if is_dir and rel:
-                    rel += "/"
-                if missing:
-                    nearest = self.project.display(real_existing)
-                    note = f"{missing} does not exist yet; discovered from {nearest}"
-                start_dir = real_existing if (is_dir or missing) else os.path.dirname(real_existing)
-                work.against = f"'{rel}'"
-                self._walk_from(start_dir, rel, state, work, None)
+            note = self._discover_path(path, state, work)
         return Discovery(
             trigger=path,
             hit=bool(work.loads),
@@ -248,38 +180,98 @@ class Session:
         steps = self.discover_many(affected_paths(tool_name, tool_input), channel)
         return merge_discoveries(tool_name, steps, channel)
 
+    def _discover_path(self, path: str, state: ChannelState, work: Pass) -> str | None:
+        """Resolve `path` and walk it; returns a note for the result, if any."""
+        root = self.project.root
+        absolute = os.path.normpath(os.path.join(self.cwd, os.path.expanduser(path)))
+        missing = ""
+        try:
+            info = os.lstat(absolute)
+        except OSError:
+            info = None
+        if info is not None and not stat.S_ISLNK(info.st_mode):
+            is_dir = stat.S_ISDIR(info.st_mode)
+            parent = absolute if is_dir else os.path.dirname(absolute)
+            real_parent = self._real_dir(parent)
+            real = real_parent if is_dir else os.path.join(real_parent, os.path.basename(absolute))
+            start_dir = real_parent
+        else:  # a link, or a path that does not exist yet: the slow, careful way
+            existing, missing = nearest_existing(absolute)
+            real_existing = os.path.realpath(existing)
+            is_dir = os.path.isdir(real_existing) if not missing else path.endswith(("/", os.sep))
+            real = os.path.join(real_existing, *missing.split("/")) if missing else real_existing
+            start_dir = real_existing if (is_dir or missing) else os.path.dirname(real_existing)
+        if not is_inside(real, root) or not is_inside(start_dir, root):
+            return f"{path} is outside the project {root}"
+        rel = relative_posix(real, root)
+        if is_dir and rel:
+            rel += "/"
+        work.against = f"'{rel}'"
+        self._walk_from(start_dir, rel, state, work, None)
+        if missing:
+            return f"{missing} does not exist yet; discovered from {self.project.display(start_dir)}"
+        return None
+
+    def _real_dir(self, directory: str) -> str:
+        chain = self._chains.get(directory)
+        return chain[-1] if chain else os.path.realpath(directory)
+
     # -- the walk ----------------------------------------------------------------------------------
 
     def _walk_from(
-        self, start_dir: str, rel: str, state: SessionState, work: _Pass, reason: LoadReason | None
+        self, start_dir: str, rel: str, state: ChannelState, work: Pass, reason: LoadReason | None
     ) -> None:
         """Walk from `start_dir` up to the root, then check the rules folders, for touched path `rel`."""
-        root = self.project.root
 
         def match_path(file: InstructionFile, candidate: Candidate) -> str | None:
             assert file.scope is not None
-            return rel if scope_matches(file.scope.regex, self._scope_path(rel, candidate)) else None
+            target = rel if candidate.base == "root" else self._scope_path(rel, candidate)
+            return rel if scope_matches(file.scope.regex, target) else None
 
-        # Walking up a *resolved* path visits only real directories (every ancestor of a canonical path is
-        # canonical), so resolving once here is realpath at every step; walking up the unresolved path
-        # instead would let `proj/link -> /elsewhere` pull in /elsewhere's ancestors.
+        for directory in self._chain(start_dir):
+            if directory in state.scanned:
+                for path in list(state.by_directory.get(directory, ())):
+                    self._refresh(path, state, work, rel)
+            else:
+                self._resolve_dir(directory, state, work, reason, match_path)
+        for rule in self.project.scoped_rules():
+            candidate = rule.candidate
+            if candidate.base == "root":
+                # A cheap prefilter on the scope's literal prefixes spares most regex matches.
+                matched = rel.startswith(rule.prefixes) and rule.pattern.match(rel) is not None
+            else:
+                matched = match_path(rule.file, candidate) is not None
+            if candidate.path in state.loaded:
+                if matched:
+                    self._refresh(candidate.path, state, work, rel)  # re-read on the next touch of its scope
+            elif matched:
+                self._resolve(candidate, state, work, reason, match_path)  # reads it afresh, then loads
+            else:
+                work.scope_skipped += 1  # not listed one by one: `explain` says why for each rule
+
+    def _chain(self, start_dir: str) -> tuple[str, ...]:
+        """Real directories from the root down to `start_dir`, stopping at the project boundary.
+
+        Walking up a *resolved* path visits only real directories (each ancestor of a canonical path is
+        canonical), so resolving once is realpath at every step; walking up the unresolved path instead
+        would let `proj/link -> /elsewhere` pull in /elsewhere's ancestors.
+        """
+        cached = self._chains.get(start_dir)
+        if cached is not None:
+            return cached
         chain: list[str] = []
         current = os.path.realpath(start_dir)
-        while is_inside(current, root):
+        while is_inside(current, self.project.root):
             chain.append(current)
-            if current == root:
+            if current == self.project.root:
                 break
             current = os.path.dirname(current)
-        for directory in reversed(chain):
-            if directory in state.scanned:
-                self._refresh_dir(directory, state, work, rel)
-                continue
-            self._resolve_dir(directory, state, work, reason, match_path)
-        for candidate in self.project.rule_candidates():
-            self._resolve(candidate, state, work, reason, match_path, unconditional_loads=False)
+        result = tuple(reversed(chain))
+        self._chains[start_dir] = result
+        return result
 
     def _resolve_dir(
-        self, directory: str, state: SessionState, work: _Pass, reason: LoadReason | None, match: Matcher
+        self, directory: str, state: ChannelState, work: Pass, reason: LoadReason | None, match: Matcher
     ) -> None:
         complete = True
         for candidate in self.project.dir_candidates(directory):
@@ -288,51 +280,30 @@ class Session:
         if complete:
             state.scanned.add(directory)
 
-    def _refresh_dir(self, directory: str, state: SessionState, work: _Pass, rel: str) -> None:
-        """A scanned directory costs one stat per loaded file on it: enough to notice edits and deletions."""
-        for real, entry in list(state.loaded.items()):
-            if entry.directory == directory:
-                self._refresh(real, entry, state, work, rel)
-
-    def _refresh(self, real: str, entry: LoadedEntry, state: SessionState, work: _Pass, trigger: str) -> None:
+    def _refresh(self, path: str, state: ChannelState, work: Pass, trigger: str) -> None:
+        """Re-read a loaded file whose mtime or size changed; drop it when it is gone."""
+        entry = state.loaded[path]
         try:
-            info = os.stat(real)
+            info = os.stat(path)
         except OSError:
-            self._drop(real, entry, state, work)
+            info = None
+        if info is not None and (info.st_mtime_ns, info.st_size) == (entry.mtime_ns, entry.size):
             return
-        if (info.st_mtime_ns, info.st_size) == (entry.mtime_ns, entry.size):
-            return
-        outcome = self.project.read(Candidate(real, Tier(entry.tier)))
+        outcome = self.project.read(Candidate(path, Tier(entry.tier))) if info is not None else None
         if outcome is None or outcome.file is None:
-            self._drop(real, entry, state, work)
+            state.drop(path)
+            work.dropped.append(entry.display)
             return
         file = outcome.file
         entry.mtime_ns, entry.size = file.mtime_ns, file.size
-        state.blocks[real] = file  # replaces the old text in place: never both versions
+        state.blocks[path] = file  # replaces the old text in place: never both versions
         work.loads.append(Load(file, LoadReason(entry.reason), trigger=trigger))
 
-    @staticmethod
-    def _drop(real: str, entry: LoadedEntry, state: SessionState, work: _Pass) -> None:
-        del state.loaded[real]
-        state.blocks.pop(real, None)
-        work.dropped.append(entry.display)
-
     def _resolve(
-        self,
-        candidate: Candidate,
-        state: SessionState,
-        work: _Pass,
-        reason: LoadReason | None,
-        match: Matcher,
-        *,
-        unconditional_loads: bool = True,
+        self, candidate: Candidate, state: ChannelState, work: Pass, reason: LoadReason | None, match: Matcher
     ) -> bool:
         """Resolve one candidate; False when it must be looked at again on a later touch."""
-        real = candidate.path  # its directory is real; a link to elsewhere is refused by Project.read
-        entry = state.loaded.get(real)
-        if entry is not None:
-            if entry.directory is None:
-                self._refresh(real, entry, state, work, candidate.path)
+        if candidate.path in state.loaded:
             return True
         outcome = self.project.read(candidate)
         if outcome is None:
@@ -351,9 +322,7 @@ class Session:
             work.skips.append(Skip(file.display, "applies only on request (no scope and not always-apply)"))
             return True
         if file.scope is None:
-            if not unconditional_loads:
-                return True
-            self._load(real, candidate, file, state, work, reason or LoadReason.NESTED_TRAVERSAL, None, ())
+            self._load(candidate, file, state, work, reason or LoadReason.NESTED_TRAVERSAL, None)
             return True
         trigger = match(file, candidate)
         if trigger is None:
@@ -361,42 +330,30 @@ class Session:
             patterns = list(file.scope.patterns)
             work.skips.append(Skip(file.display, f"scope {patterns} does not match {work.against}"))
             return False
-        self._load(
-            real,
-            candidate,
-            file,
-            state,
-            work,
-            reason or LoadReason.PATH_GLOB_MATCH,
-            trigger,
-            file.scope.patterns,
-        )
+        self._load(candidate, file, state, work, reason or LoadReason.PATH_GLOB_MATCH, trigger)
         return True
 
     def _load(
         self,
-        real: str,
         candidate: Candidate,
         file: InstructionFile,
-        state: SessionState,
-        work: _Pass,
+        state: ChannelState,
+        work: Pass,
         reason: LoadReason,
         trigger: str | None,
-        globs: tuple[str, ...],
     ) -> None:
-        # Two names for one file (case-insensitive disks, hard links) load once.
         try:
-            info = os.stat(real)
+            info = os.stat(candidate.path)
         except OSError:
             return
         identity = (info.st_dev, info.st_ino)
         if identity in state.identities:
-            return
-        state.identities.add(identity)
-        state.loaded[real] = LoadedEntry(
+            return  # the same file under another name (case-insensitive disks, hard links)
+        entry = LoadedEntry(
             file.display, file.mtime_ns, file.size, reason.value, file.tier.value, candidate.directory
         )
-        state.blocks[real] = file
+        state.add(candidate.path, entry, identity, file)
+        globs = file.scope.patterns if file.scope is not None else ()
         work.loads.append(Load(file, reason, trigger=trigger, globs=globs))
 
     def _scope_path(self, rel: str, candidate: Candidate) -> str:

@@ -1,0 +1,103 @@
+"""The mutable state of one session channel, and its plain-JSON form for the session store."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from jitctx.model import InstructionFile, Load, LoadReason, Skip, Tier
+
+STATE_VERSION = 1
+
+
+@dataclass
+class LoadedEntry:
+    """What the session remembers of a loaded file, enough to notice it changed or vanished."""
+
+    display: str
+    mtime_ns: int
+    size: int
+    reason: str
+    tier: str
+    directory: str | None  # the chain directory it was found on; None for rules-folder and user files
+
+
+@dataclass
+class ChannelState:
+    """Dedup state of one channel (main, or a sub-agent): loaded files and fully scanned directories."""
+
+    loaded: dict[str, LoadedEntry] = field(default_factory=dict)  # path -> entry, in load order
+    scanned: set[str] = field(default_factory=set)  # real directories whose candidates are all resolved
+    identities: set[tuple[int, int]] = field(default_factory=set)  # (device, inode) of loaded files
+    by_directory: dict[str, list[str]] = field(default_factory=dict)  # chain directory -> loaded paths
+    started: bool = False
+    # The text the agent holds for each loaded file; rebuilt from disk when a session is resumed.
+    blocks: dict[str, InstructionFile] = field(default_factory=dict)
+
+    def add(self, path: str, entry: LoadedEntry, identity: tuple[int, int], file: InstructionFile) -> None:
+        self.loaded[path] = entry
+        self.identities.add(identity)
+        self.blocks[path] = file
+        if entry.directory is not None:
+            self.by_directory.setdefault(entry.directory, []).append(path)
+
+    def drop(self, path: str) -> LoadedEntry:
+        entry = self.loaded.pop(path)
+        self.blocks.pop(path, None)
+        if entry.directory is not None and path in self.by_directory.get(entry.directory, []):
+            self.by_directory[entry.directory].remove(path)
+        return entry
+
+
+@dataclass
+class Pass:
+    """Collects the outcome of one startup or discovery pass."""
+
+    loads: list[Load] = field(default_factory=list)
+    skips: list[Skip] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    scope_skipped: int = 0
+    dropped: list[str] = field(default_factory=list)
+    against: str = "the touched path"  # what scopes were matched against, for skip messages
+
+    def final_skips(self) -> tuple[Skip, ...]:
+        """One skip per file (the last reason), leaving out files that loaded after all."""
+        loaded = {load.file.display for load in self.loads}
+        latest = {skip.path: skip for skip in self.skips if skip.path not in loaded}
+        return tuple(latest.values())
+
+
+def channels_to_json(channels: dict[str, ChannelState]) -> dict[str, Any]:
+    return {
+        name: {
+            "started": state.started,
+            "scanned": sorted(state.scanned),
+            "loaded": [
+                [path, e.display, e.mtime_ns, e.size, e.reason, e.tier, e.directory]
+                for path, e in state.loaded.items()
+            ],
+        }
+        for name, state in channels.items()
+    }
+
+
+def channels_from_json(raw_channels: dict[str, Any], reread: Any) -> dict[str, ChannelState]:
+    """Rebuild channel states; `reread(path, tier)` gives the file's current InstructionFile or None.
+
+    Raises KeyError, TypeError or ValueError on malformed data (the caller starts a new session).
+    """
+    restored: dict[str, ChannelState] = {}
+    for name, raw in raw_channels.items():
+        state = ChannelState(started=bool(raw["started"]), scanned={str(d) for d in raw["scanned"]})
+        for path, display, mtime_ns, size, reason, tier, directory in raw["loaded"]:
+            entry = LoadedEntry(
+                str(display), int(mtime_ns), int(size), LoadReason(reason).value, Tier(tier).value, directory
+            )
+            file = reread(path, Tier(tier))
+            if file is None:
+                continue  # gone since: the next touch of its directory would drop it anyway
+            info = os.stat(path)
+            state.add(str(path), entry, (info.st_dev, info.st_ino), file)
+        restored[str(name)] = state
+    return restored
