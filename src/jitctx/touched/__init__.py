@@ -1,0 +1,36 @@
+"""What a tool call touched: the paths that JIT discovery should look at after it (DESIGN §2.5).
+
+>>> affected_paths("Read", {"file_path": "src/ui/Footer.tsx"})
+('src/ui/Footer.tsx',)
+>>> affected_paths("Bash", {"command": "echo hi | tee -a src/api/log.txt"})
+('src/api/log.txt',)
+>>> affected_paths("web_fetch", {"url": "https://example.com"})
+()
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["affected_paths"]
+
+
+def affected_paths(tool_name: str, tool_input: Mapping[str, Any]) -> tuple[str, ...]:
+    """Paths the call touched, as the tool gave them (relative or absolute, not resolved).
+
+    Unknown tools and malformed input give `()`; this never raises, because it runs inside an agent's
+    tool loop, where an exception would break the user's session over a missed optimisation.
+    """
+    from jitctx.touched.tools import REGISTRY
+
+    if not isinstance(tool_name, str) or not isinstance(tool_input, Mapping):
+        return ()
+    declaration = REGISTRY.get(tool_name)
+    if declaration is None:
+        return ()
+    try:
+        paths = declaration(tool_input)
+    except Exception:  # a declaration bug must not break the agent; its own tests catch it
+        return ()
+    return tuple(p for p in paths if isinstance(p, str) and p)

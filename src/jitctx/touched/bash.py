@@ -1,0 +1,146 @@
+"""The files a shell command will certainly write, read from its text alone (pure).
+
+Only forms whose target is certain are reported: redirections (`>`, `>>`, `>|`, `&>`, `&>>`, and `>&`
+to a file), `tee`, `sed -i`, `cp`/`mv`/`install` (the destination), `touch`/`mkdir` (every operand),
+and scripts run by `bash -c`. A miss costs what jitctx costs without this feature; a false path costs
+tokens and may steer the model with the wrong rules, so every doubt resolves to "not reported":
+
+* words the shell would expand (`$OUT`, `$(...)`, backticks, globs, braces, `~`) are never reported;
+* `/dev/*` and `/tmp/*` are not project files;
+* `rm` is deliberately unsupported: a deleted file's rules serve no later step;
+* programs that write files themselves (`python gen.py`) cannot be read statically;
+* after a `cd` whose destination is unknown, relative targets are dropped (absolute ones stay).
+
+Here-document bodies are data and never looked at.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Sequence
+
+from jitctx.touched.commands import KEYWORDS, program_targets, resolve_program
+from jitctx.touched.lexer import Op, Token, Unterminated, Word, tokenize
+
+_WRITE_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>"})
+_READ_REDIRECTS = frozenset({"<", "<&", "<<<", "<>", "<<", "<<-"})
+_PIPES = frozenset({"|", "|&"})
+_FD_WORD = re.compile(r"\d+-?|-")
+_NEVER_IN_TARGET = frozenset("$`*?[]\x00")
+_NOT_PROJECT_FILES = ("/dev", "/tmp")
+# `bash -c 'bash -c "..."'` is followed this deep; deeper scripts report nothing.
+MAX_NESTING = 3
+
+
+def write_targets(command: str) -> tuple[str, ...]:
+    """Paths that `command` certainly writes, in order, as written (joined onto literal `cd`s).
+
+    >>> write_targets("cat > src/ui/Badge.tsx <<EOF")
+    ('src/ui/Badge.tsx',)
+    >>> write_targets("rm src/ui/Old.tsx")
+    ()
+    """
+    if not isinstance(command, str):
+        return ()
+    return tuple(dict.fromkeys(_script_targets(command, depth=0)))
+
+
+def _script_targets(script: str, depth: int) -> list[str]:
+    try:
+        tokens = tokenize(script)
+    except Unterminated:
+        return []  # bash refuses to run a script with an unclosed quote: nothing is written
+    found: list[str] = []
+    cwd: str | None = ""  # where we are relative to the start; None after a `cd` to somewhere unknown
+    outer: list[str | None] = []  # cwd outside each open `( ... )` subshell
+    words: list[Word] = []
+    writes: list[Word] = []
+    before = ""  # the operator that started the current command
+    k = 0
+    while k <= len(tokens):
+        token = tokens[k] if k < len(tokens) else Op("\n")
+        k += 1
+        if isinstance(token, Word):
+            if token.text == "[[" and all(w.text in KEYWORDS for w in words):
+                k = _after_conditional(tokens, k)  # inside `[[ ]]`, `>` and `<` compare strings
+                continue
+            words.append(token)
+            continue
+        if token.text in _WRITE_REDIRECTS or token.text in _READ_REDIRECTS or token.text == ">&":
+            target = tokens[k] if k < len(tokens) else None
+            if isinstance(target, Word):
+                k += 1
+                if _redirect_writes(token, target):
+                    writes.append(target)
+            continue
+        # Any other operator ends the current simple command.
+        program = resolve_program(words)
+        targets = [*writes, *program_targets(program, lambda s: _nested(s, depth))]
+        found.extend(p for p in (_placed(w, cwd) for w in targets) if p is not None)
+        if token.text not in _PIPES and token.text != "&" and before not in _PIPES:
+            cwd = _after_cd(program, cwd)  # a `cd` inside a pipeline or in the background changes nothing
+        if token.text == "(":
+            outer.append(cwd)
+        elif token.text == ")" and outer:
+            cwd = outer.pop()
+        words, writes, before = [], [], token.text
+    return found
+
+
+def _after_conditional(tokens: Sequence[Token], k: int) -> int:
+    """Index after the `]]` that closes a `[[` conditional whose body starts at `k`."""
+    while k < len(tokens):
+        token = tokens[k]
+        k += 1
+        if isinstance(token, Word) and token.text == "]]":
+            return k
+    return k
+
+
+def _nested(script: str, depth: int) -> list[Word]:
+    if depth + 1 >= MAX_NESTING:
+        return []
+    return [Word(path, True) for path in _script_targets(script, depth + 1)]
+
+
+def _redirect_writes(op: Op, target: Word) -> bool:
+    if op.text in _WRITE_REDIRECTS:
+        return True
+    # `>&file` sends stdout and stderr to a file; `>&2`, `2>&1` and `>&-` only duplicate descriptors.
+    return op.text == ">&" and not op.fd and _FD_WORD.fullmatch(target.text) is None
+
+
+def _placed(word: Word, cwd: str | None) -> str | None:
+    """The reportable path for `word` given the current directory, or None."""
+    path = word.text
+    if not word.exact or not path or path == "-":  # `-` is stdin/stdout, not a file
+        return None
+    if not posixpath.isabs(path):
+        if cwd is None:
+            return None
+        path = posixpath.join(cwd, path)
+    if any(c in _NEVER_IN_TARGET for c in path):
+        return None
+    if any(path == d or path.startswith(d + "/") for d in _NOT_PROJECT_FILES):
+        return None
+    return path
+
+
+def _after_cd(program: tuple[str, Sequence[Word]] | None, cwd: str | None) -> str | None:
+    if program is None:
+        return cwd
+    name, args = program
+    if name == "popd":
+        return None
+    if name not in ("cd", "pushd"):
+        return cwd
+    operands = [a for a in args if a.text == "-" or not a.text.startswith("-")]
+    if len(operands) != 1 or not operands[0].exact or operands[0].text in ("", "-"):
+        return None  # `cd`, `cd -`, `cd $DIR`: somewhere we cannot name
+    destination = operands[0].text
+    if posixpath.isabs(destination):
+        return destination
+    if cwd is None:
+        return None
+    return posixpath.join(cwd, destination)
