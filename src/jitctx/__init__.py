@@ -9,7 +9,16 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-__all__ = ["Config", "Discovery", "JitctxError", "Project", "Session", "Startup", "__version__"]
+__all__ = [
+    "Config",
+    "Discovery",
+    "JitctxError",
+    "Project",
+    "PromptAssembler",
+    "Session",
+    "Startup",
+    "__version__",
+]
 
 _LAZY = {
     "Project": "jitctx.project",
@@ -18,9 +27,11 @@ _LAZY = {
     "Discovery": "jitctx.model",
     "Startup": "jitctx.model",
     "JitctxError": "jitctx.errors",
+    "PromptAssembler": "jitctx.assemble",
 }
 
 if TYPE_CHECKING:
+    from jitctx.assemble import PromptAssembler
     from jitctx.config import Config
     from jitctx.discovery.session import Session
     from jitctx.errors import JitctxError

@@ -56,6 +56,7 @@ class InstructionFile:
     manual: bool = False
     from_rules_dir: bool = False
     warnings: tuple[str, ...] = ()
+    body_line: int = 1  # line of the file where `text` starts (after frontmatter)
 
     @property
     def conditional(self) -> bool:
@@ -112,3 +113,4 @@ class Discovery:
     note: str | None = None  # e.g. "outside the project"
     dropped: tuple[str, ...] = ()  # blocks removed because their file was deleted
     skipped: tuple[Skip, ...] = field(default=())
+    warnings: tuple[str, ...] = ()  # e.g. imports that could not be followed

@@ -47,8 +47,11 @@ def test_footer_on_the_example(capsys: pytest.CaptureFixture[str], example_copy:
     assert set(verdicts) == {
         "CLAUDE.md", "AGENTS.md", "src/ui/CLAUDE.md", "src/api/AGENTS.md", "docs/summary/CLAUDE.md",
         "website/CLAUDE.md", ".claude/rules/python.md", ".claude/rules/components.md",
-        ".claude/rules/api-handlers.md",
+        ".claude/rules/api-handlers.md", "docs/conventions.md",
     }  # fmt: skip
+    conventions = verdicts["docs/conventions.md"]
+    assert (conventions["loads"], conventions["reason"]) == (True, "include")
+    assert "imported with @ by CLAUDE.md" in conventions["why"]
 
 
 def test_readme_under_a_tsx_rule_shows_the_glob(

@@ -36,11 +36,11 @@ def paths(document: dict[str, object]) -> list[str]:
 @pytest.mark.parametrize(
     ("cwd", "expected"),
     [
-        (".", ["CLAUDE.md", "AGENTS.md"]),
-        ("src/ui", ["CLAUDE.md", "AGENTS.md", "src/ui/CLAUDE.md"]),
-        ("src/api", ["CLAUDE.md", "AGENTS.md", "src/api/AGENTS.md"]),
-        ("docs/summary", ["CLAUDE.md", "AGENTS.md", "docs/summary/CLAUDE.md"]),
-        ("website", ["CLAUDE.md", "AGENTS.md", "website/CLAUDE.md"]),
+        (".", ["CLAUDE.md", "docs/conventions.md", "AGENTS.md"]),
+        ("src/ui", ["CLAUDE.md", "docs/conventions.md", "AGENTS.md", "src/ui/CLAUDE.md"]),
+        ("src/api", ["CLAUDE.md", "docs/conventions.md", "AGENTS.md", "src/api/AGENTS.md"]),
+        ("docs/summary", ["CLAUDE.md", "docs/conventions.md", "AGENTS.md", "docs/summary/CLAUDE.md"]),
+        ("website", ["CLAUDE.md", "docs/conventions.md", "AGENTS.md", "website/CLAUDE.md"]),
     ],
 )
 def test_example_from_several_cwds(
@@ -142,7 +142,7 @@ def test_example_is_where_the_readme_says() -> None:
 def test_profiles_lists_every_profile(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["profiles", "--json"]) == 0
     names = [p["name"] for p in json.loads(capsys.readouterr().out)]
-    assert names == ["jitctx", "claude-code", "codex", "gemini", "cursor", "copilot"]
+    assert names == ["jitctx", "claude-code", "codex", "dsh", "gemini", "cursor", "copilot"]
     assert main(["profiles"]) == 0
     assert "AGENTS.override.md" in capsys.readouterr().out
 

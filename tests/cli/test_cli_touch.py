@@ -27,7 +27,8 @@ def test_seed_sequence_on_the_example(capsys: pytest.CaptureFixture[str], exampl
     root = str(example_copy)
     doc = touch(capsys, "--root", root, "src/ui/README.md", "src/ui/Footer.tsx", "src/ui/Badge.tsx")
     assert doc["session"] == "ephemeral"
-    assert [x["path"] for x in doc["startup"]["loaded"]] == ["CLAUDE.md", "AGENTS.md"]
+    assert [x["path"] for x in doc["startup"]["loaded"]] == ["CLAUDE.md", "docs/conventions.md", "AGENTS.md"]
+    assert doc["startup"]["loaded"][1]["reason"] == "include"
     readme, footer, badge = doc["steps"]
     assert [(x["path"], x["reason"]) for x in readme["loaded"]] == [("src/ui/CLAUDE.md", "path_glob_match")]
     assert readme["scope_skipped"] >= 1

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from jitctx.discovery.boundary import is_inside
 from jitctx.discovery.session import Session
-from jitctx.model import Discovery, InstructionFile, Startup
+from jitctx.model import Discovery, InstructionFile, LoadReason, Startup
 from jitctx.project import Project
 
 
@@ -53,11 +53,12 @@ def explain(project: Project, target: str, *, cwd: str | None = None, use_git: b
         )  # fmt: skip
         seen.add(load.file.display)
     for load in discovery.loaded:
-        why = (
-            f"scope {list(load.globs)} matches {load.trigger}"
-            if load.globs
-            else "unconditional file on the directory chain of the touched path"
-        )
+        if load.reason is LoadReason.INCLUDE:
+            why = f"imported with @ by {load.trigger}"
+        elif load.globs:
+            why = f"scope {list(load.globs)} matches {load.trigger}"
+        else:
+            why = "unconditional file on the directory chain of the touched path"
         verdicts.append(
             Verdict(load.file.display, True, "touch", why, load.reason.value, load.globs, load.trigger)
         )
@@ -73,7 +74,7 @@ def explain(project: Project, target: str, *, cwd: str | None = None, use_git: b
             continue
         seen.add(file.display)
         verdicts.append(_why_not(file, rel, chain, project))
-    notes = list(startup.warnings)
+    notes = list(dict.fromkeys([*startup.warnings, *discovery.warnings]))
     if discovery.note:
         notes.append(discovery.note)
     if not project.profile.native_jit:
@@ -85,6 +86,8 @@ def explain(project: Project, target: str, *, cwd: str | None = None, use_git: b
 
 
 def _startup_why(trigger: str | None, globs: tuple[str, ...]) -> str:
+    if trigger is not None and not globs:
+        return f"imported with @ by {trigger}"
     if trigger is None:
         return "unconditional: loads at session start"
     return f"scope {list(globs)} matches the startup signal {trigger}"

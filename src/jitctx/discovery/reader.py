@@ -117,6 +117,7 @@ def parse_instruction(
         manual=manual,
         from_rules_dir=from_rules_dir,
         warnings=tuple(warnings),
+        body_line=front.body_line if front.present else 1,
     )
 
 

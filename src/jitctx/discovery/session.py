@@ -168,6 +168,7 @@ class Session:
             note=note,
             dropped=tuple(work.dropped),
             skipped=work.final_skips(),
+            warnings=tuple(dict.fromkeys(work.warnings)),
         )
 
     def discover_many(self, paths: Iterable[str], channel: str = "main") -> list[Discovery]:
@@ -298,6 +299,7 @@ class Session:
         entry.mtime_ns, entry.size = file.mtime_ns, file.size
         state.blocks[path] = file  # replaces the old text in place: never both versions
         work.loads.append(Load(file, LoadReason(entry.reason), trigger=trigger))
+        self._include_imports(file, state, work)
 
     def _resolve(
         self, candidate: Candidate, state: ChannelState, work: Pass, reason: LoadReason | None, match: Matcher
@@ -355,6 +357,50 @@ class Session:
         state.add(candidate.path, entry, identity, file)
         globs = file.scope.patterns if file.scope is not None else ()
         work.loads.append(Load(file, reason, trigger=trigger, globs=globs))
+        self._include_imports(file, state, work)
+
+    def _include_imports(self, file: InstructionFile, state: ChannelState, work: Pass) -> None:
+        """Load what `file` imports with `@path`, each as its own block (reason `include`)."""
+        if not self.project.profile.imports or "@" not in file.text:
+            return  # most files import nothing: spare the Markdown parser
+        from jitctx.imports import expand
+
+        config = self.project.config
+        expansion = expand(
+            file.text,
+            file.path,
+            root=self.project.root,
+            max_depth=config.import_depth,
+            allow_outside=config.allow_outside_imports,
+            home=self.project.home,
+            first_line=file.body_line,
+            display=self.project.display,
+        )
+        work.warnings.extend(expansion.warnings)
+        for result in expansion.included:
+            if result.path is None or result.path in state.loaded:
+                continue
+            try:
+                info = os.stat(result.path)
+            except OSError:
+                continue
+            identity = (info.st_dev, info.st_ino)
+            if identity in state.identities:
+                continue
+            tier = file.tier  # an import belongs to the tier of the file that asked for it
+            included = InstructionFile(
+                path=result.path,
+                display=result.display or result.path,
+                tier=tier,
+                text=result.text or "",
+                size=info.st_size,
+                mtime_ns=info.st_mtime_ns,
+            )
+            entry = LoadedEntry(
+                included.display, info.st_mtime_ns, info.st_size, LoadReason.INCLUDE.value, tier.value, None
+            )
+            state.add(result.path, entry, identity, included)
+            work.loads.append(Load(included, LoadReason.INCLUDE, trigger=file.display, parent=result.parent))
 
     def _scope_path(self, rel: str, candidate: Candidate) -> str:
         """Project scopes match paths relative to the root; user and managed rules, relative to the cwd."""
