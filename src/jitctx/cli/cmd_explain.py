@@ -6,6 +6,8 @@ import argparse
 import os
 from typing import Any
 
+from jitctx.assemble import fit_profile
+from jitctx.assemble.budget import BudgetResult
 from jitctx.cli.common import add_agent, add_json, find_root, print_json, table
 from jitctx.discovery.explain import Explanation, explain
 from jitctx.errors import UsageError
@@ -60,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def to_json(result: Explanation, project: Project) -> dict[str, Any]:
+    budget = fit_profile(result.blocks, project.profile)
     return {
         "path": result.rel if result.rel is not None else result.target,
         "inside": result.rel is not None,
@@ -78,6 +81,7 @@ def to_json(result: Explanation, project: Project) -> dict[str, Any]:
             for v in result.verdicts
         ],
         "notes": list(result.notes),
+        "budget": budget.to_dict(),
     }
 
 
@@ -104,10 +108,30 @@ def to_text(result: Explanation, project: Project) -> str:
     if others:
         lines += ["", "does not reach the agent:"]
         lines.append(_indent(table(["file", "why"], [[v.path, v.why] for v in others])))
+    lines += ["", *budget_lines(fit_profile(result.blocks, project.profile))]
     if result.notes:
         lines.append("")
         lines.extend(f"note: {note}" for note in result.notes)
     return "\n".join(lines)
+
+
+def budget_lines(budget: BudgetResult) -> list[str]:
+    """What the budget does to the files that arrive: cut, dropped, bytes kept and lost."""
+    head = (
+        f"budget ({budget.mode}): payload {budget.payload_bytes:,} of {budget.limit:,} bytes, "
+        f"headroom {budget.headroom:,}"
+    )
+    rows = [
+        [f.display, f.status, f.bytes_kept, f.bytes_lost, f.chars_lost, f.note]
+        for f in budget.files
+        if f.status != "kept"
+    ]
+    if not rows:
+        return [head + "; every file fits whole"]
+    return [
+        head,
+        _indent(table(["file", "status", "kept", "lost", "chars lost", "note"], rows, right=(2, 3, 4))),
+    ]
 
 
 def _indent(text: str) -> str:

@@ -35,6 +35,7 @@ class Explanation:
     discovery: Discovery
     verdicts: tuple[Verdict, ...]
     notes: tuple[str, ...]
+    blocks: tuple[InstructionFile, ...] = ()  # what the session holds afterwards, in load order
 
 
 def explain(project: Project, target: str, *, cwd: str | None = None, use_git: bool = True) -> Explanation:
@@ -82,7 +83,9 @@ def explain(project: Project, target: str, *, cwd: str | None = None, use_git: b
             f"{project.profile.name} itself reads instruction files only from the root down to the cwd at "
             "startup; the files marked 'touch' reach it only through jitctx hooks"
         )
-    return Explanation(target, rel, startup, discovery, tuple(verdicts), tuple(notes))
+    return Explanation(
+        target, rel, startup, discovery, tuple(verdicts), tuple(notes), tuple(session.blocks())
+    )
 
 
 def _startup_why(trigger: str | None, globs: tuple[str, ...]) -> str:

@@ -63,6 +63,24 @@ class Session:
         state = self.channels.get(channel)
         return list(state.blocks.values()) if state is not None else []
 
+    def after_compaction(self, channel: str = "main") -> list[Load]:
+        """The blocks to send again after the host compacted its context, as `compact` loads.
+
+        Hosts drop what arrived during the session when they compact. A host that re-reads some files by
+        itself afterwards (Claude Code reloads the memory files it loads at start) gets only the rest.
+        """
+        state = self.channels.get(channel)
+        if state is None:
+            return []
+        native = set(self.project.profile.native_files)
+        resend: list[Load] = []
+        for path, file in state.blocks.items():
+            entry = state.loaded[path]
+            host_reloads = entry.reason == LoadReason.SESSION_START.value and os.path.basename(path) in native
+            if not host_reloads:
+                resend.append(Load(file, LoadReason.COMPACT, trigger=entry.reason))
+        return resend
+
     # -- persistence (hooks run one process per tool call) -------------------------------------------
 
     def to_state(self) -> dict[str, object]:
