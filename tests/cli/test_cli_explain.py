@@ -99,7 +99,8 @@ def test_codex_says_what_codex_itself_loads(capsys: pytest.CaptureFixture[str], 
 def test_human_report_as_a_subprocess(example_copy: Path, tmp_path: Path) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "jitctx", "explain", str(example_copy / "src/ui/README.md")],
-        capture_output=True, text=True, check=False, env={"JITCTX_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+        capture_output=True, text=True, check=False,
+        env={"JITCTX_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert "reaches the agent:" in proc.stdout

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from tests.conftest import EXAMPLE, write_tree
 
 from jitctx.cli.main import main
+from tests.conftest import EXAMPLE, write_tree
 
 
 @pytest.fixture(autouse=True)

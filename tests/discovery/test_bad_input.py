@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.conftest import write_tree
 
 from jitctx.discovery import reader
 from jitctx.discovery.session import Session
 from jitctx.model import Startup
 from jitctx.project import Project
+from tests.conftest import write_tree
 
 
 def start(root: Path) -> Startup:

@@ -6,11 +6,11 @@ import os
 from pathlib import Path
 
 import pytest
-from tests.conftest import write_tree
 
 from jitctx.discovery.session import Session
 from jitctx.model import Discovery
 from jitctx.project import Project
+from tests.conftest import write_tree
 
 
 def session(root: Path, cwd: Path | None = None) -> Session:

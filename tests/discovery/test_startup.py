@@ -6,12 +6,12 @@ import os
 from pathlib import Path
 
 import pytest
-from tests.conftest import git, git_init, write_tree
 
 from jitctx.discovery import signals as signals_module
 from jitctx.discovery.session import Session
 from jitctx.model import Startup
 from jitctx.project import Project
+from tests.conftest import git, git_init, write_tree
 
 UI_RULE = '---\npaths: ["src/ui/**"]\n---\nUI_RULE: no colour emoji\n'
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.conftest import Tree
 
 from jitctx.imports import MAX_IMPORTS_PER_FILE, Expansion, ImportStatus, clear_caches, expand, extract
+from tests.conftest import Tree
 
 
 class Hung(BaseException):

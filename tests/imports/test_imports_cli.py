@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from tests.conftest import Tree
 
 from jitctx.cli.main import main
+from tests.conftest import Tree
 
 FILES = {
     ".git/": "",

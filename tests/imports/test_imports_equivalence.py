@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.imports.imports_corpus import CORPUS
 
 from jitctx.imports import clear_caches, extract, markdown
+from tests.imports.imports_corpus import CORPUS
 
 
 def assert_located(text: str) -> None:

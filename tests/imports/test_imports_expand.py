@@ -8,8 +8,6 @@ import os
 from pathlib import Path
 
 import pytest
-from tests.conftest import Tree
-from tests.imports.imports_corpus import CJK_FORMS
 
 from jitctx.imports import (
     Expansion,
@@ -21,6 +19,8 @@ from jitctx.imports import (
     expand,
     expansion,
 )
+from tests.conftest import Tree
+from tests.imports.imports_corpus import CJK_FORMS
 
 NOTES = {"NOTE.md": "note", "文档/说明.md": "说明", "a.b.md": "ab", "docs/NOTE.md": "docs note"}
 

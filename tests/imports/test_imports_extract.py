@@ -5,9 +5,9 @@
 from __future__ import annotations
 
 import pytest
-from tests.imports.imports_corpus import CJK_FORMS
 
 from jitctx.imports import Import, clean_token, clear_caches, extract, looks_like_path
+from tests.imports.imports_corpus import CJK_FORMS
 
 
 @pytest.mark.parametrize(("text", "path"), CJK_FORMS)
@@ -34,6 +34,7 @@ def test_cjk_table_form_yields_the_path(text: str, path: str) -> None:
         ("escaped \\@a.md", []),
         ("[@a.md](a.md)", []),
         ("<div>\n@a.md\n</div>\n", ["a.md"]),
+        ("<div>\n<span>@x.md</span> @a.md</b> <!-- @c.md -->\n</div>\n", ["a.md"]),
         ("text `code` @a.md", ["a.md"]),
         ("unclosed `tick @a.md", ["a.md"]),
         ("@a.md`code`", ["a.md"]),

@@ -1,4 +1,4 @@
-"""`jitctx explain PATH`: which instruction files reach an agent that touches PATH, and why the others don't."""
+"""`jitctx explain PATH`: which instruction files reach an agent touching PATH, and why the others don't."""
 
 from __future__ import annotations
 

@@ -71,13 +71,10 @@ def run(args: argparse.Namespace) -> int:
 
 def report_budget(budget: BudgetResult) -> None:
     """What did not fit, on stderr, so the rendered text on stdout stays clean."""
-    warn_lines = [
-        f"{f.display}: {f.status}, {f.bytes_kept:,} bytes kept, {f.bytes_lost:,} lost ({f.chars_lost:,} characters)"
-        for f in budget.files
-        if f.status != "kept"
-    ]
-    for line in warn_lines:
-        warn(line)
+    for f in budget.files:
+        if f.status != "kept":
+            lost = f"{f.bytes_lost:,} lost ({f.chars_lost:,} characters)"
+            warn(f"{f.display}: {f.status}, {f.bytes_kept:,} bytes kept, {lost}")
     print(
         f"jitctx: payload {budget.payload_bytes:,} bytes of {budget.limit:,} ({budget.mode} budget)",
         file=sys.stderr,

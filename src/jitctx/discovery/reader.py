@@ -97,9 +97,10 @@ def parse_instruction(
                     spec.patterns, spec.key or "paths", profile.glob_dialect, regex, recovered=front.recovered
                 )
                 if front.recovered:
+                    line = _key_line(text, spec.key or "paths")
                     warnings.append(
-                        f"{display}:2: unquoted glob in '{spec.key}' is invalid YAML; read it line by line, "
-                        f'but quote it: {spec.key}: ["{spec.patterns[0]}"]'
+                        f"{display}:{line}: unquoted glob in '{spec.key}' is invalid YAML; read it line by "
+                        f'line, but quote it: {spec.key}: ["{spec.patterns[0]}"]'
                     )
         elif not spec.patterns and not always and _needs_explicit_scope(path, front.data):
             manual = True
@@ -119,6 +120,16 @@ def parse_instruction(
         warnings=tuple(warnings),
         body_line=front.body_line if front.present else 1,
     )
+
+
+def _key_line(text: str, key: str) -> int:
+    """The 1-based line of `key:` in the frontmatter at the top of `text` (2 when it cannot be found)."""
+    for number, line in enumerate(text.split("\n")[1:], start=2):
+        if line.startswith((f"{key}:", f"{key} :")):
+            return number
+        if line.strip() == "---":
+            break
+    return 2
 
 
 def _always_apply(data: dict[str, object]) -> bool:
