@@ -1,0 +1,178 @@
+"""Lint findings and the catalogue of rules that produce them (shared by the text, JSON and SARIF output)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Severity(StrEnum):
+    ERROR = "error"  # the agent gets wrong or no instructions: `lint` exits 1
+    WARNING = "warning"  # works, but fragile or wasteful: exit 1 only with --strict
+    NOTE = "note"
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    severity: Severity
+    summary: str  # one line, for the rule list and SARIF's shortDescription
+    help: str  # why it matters and what to do, for SARIF's help text
+
+
+@dataclass(frozen=True)
+class Location:
+    file: str  # display path: POSIX relative to the root
+    line: int  # 1-based
+
+
+@dataclass(frozen=True)
+class Finding:
+    file: str
+    line: int  # 1-based; 1 when the whole file is meant
+    rule: str
+    severity: Severity
+    message: str
+    fix: str
+    end_line: int | None = None
+    related: tuple[Location, ...] = ()  # the other places of a duplicate, the importer of a cycle…
+
+    @property
+    def sort_key(self) -> tuple[str, int, str, str]:
+        return self.file, self.line, self.rule, self.message
+
+
+_RULES = (
+    Rule(
+        "import-missing",
+        Severity.ERROR,
+        "an @import names a file that does not exist",
+        "The agent keeps the '@path' text and gets nothing from it. Fix the path (it is relative to the "
+        "importing file) or remove the import.",
+    ),
+    Rule(
+        "import-unreadable",
+        Severity.ERROR,
+        "an @import names a directory, binary, oversized or unreadable file",
+        "Only regular UTF-8 text files under 4 MiB are imported. Point the import at such a file.",
+    ),
+    Rule(
+        "import-not-a-path",
+        Severity.WARNING,
+        "an @ token that is not a path (a decorator, a CSS at-rule, a handle)",
+        "Tokens like @Component or @media are read as imports, fail to resolve and log a warning on every "
+        "load. Wrap them in backticks (`@Component`) so they stay text.",
+    ),
+    Rule(
+        "import-outside",
+        Severity.WARNING,
+        "an @import points outside the project and is not read",
+        "Targets outside the project root are not read unless [imports] allow_outside = true is set in "
+        ".jitctx.toml. Move the file into the project or allow it explicitly.",
+    ),
+    Rule(
+        "import-cycle",
+        Severity.WARNING,
+        "@imports form a cycle",
+        "The cycle is cut where it closes; the repeated file is not included again. Remove one import.",
+    ),
+    Rule(
+        "import-too-deep",
+        Severity.WARNING,
+        "an @import chain is deeper than the limit and is not followed",
+        "Imports are followed to a depth of 5 (imports.max_depth). Flatten the chain.",
+    ),
+    Rule(
+        "unquoted-glob",
+        Severity.WARNING,
+        "an unquoted glob in frontmatter is invalid YAML",
+        "'paths: **/*.ts' is not valid YAML ('*' starts an alias). jitctx recovers it line by line, other "
+        'tools may not. Quote it: paths: ["**/*.ts"].',
+    ),
+    Rule(
+        "frontmatter-unreadable",
+        Severity.ERROR,
+        "frontmatter cannot be read, so the rule is never injected",
+        "A rule whose frontmatter cannot be read is conditional on nothing (the safe side) and never "
+        "reaches the agent. Fix the YAML between the '---' lines.",
+    ),
+    Rule(
+        "scope-matches-nothing",
+        Severity.WARNING,
+        "a scope pattern matches no file in the repository",
+        "A pattern that matches no file never loads its rule: a typo, a renamed folder or code not written "
+        "yet. Fix or remove the pattern.",
+    ),
+    Rule(
+        "duplicate-rule",
+        Severity.WARNING,
+        "two unconditional instruction files have the same text",
+        "Both load, so the agent pays for the same text twice. Keep one, or let one import the other.",
+    ),
+    Rule(
+        "duplicate-text",
+        Severity.WARNING,
+        "the same lines appear in more than one unconditional instruction file",
+        "Repeated lines cost bytes on every turn and drift apart when only one copy is edited. Keep them "
+        "in one file.",
+    ),
+    Rule(
+        "shadowed-file",
+        Severity.WARNING,
+        "the agent reads only the first instruction file of a folder, so this one is never read",
+        "Codex reads AGENTS.override.md instead of AGENTS.md in the same folder. Merge the files or "
+        "delete the one that is never read.",
+    ),
+    Rule(
+        "over-limit",
+        Severity.ERROR,
+        "an instruction file is larger than the agent's byte limit",
+        "Over the limit, the agent drops or truncates instructions. Move task material and history out "
+        "of the file (layers L2/L3) or split it by scope.",
+    ),
+    Rule(
+        "near-limit",
+        Severity.WARNING,
+        "an instruction file uses 90% or more of the agent's byte limit",
+        "Headers and other files share the same budget; leave headroom.",
+    ),
+    Rule(
+        "route-target-missing",
+        Severity.ERROR,
+        "a routing entry (task trigger -> reference file) names a file that does not exist",
+        "The agent is told to read a file that is not there. Fix [[routes]] file in the config.",
+    ),
+    Rule(
+        "config-unknown-key",
+        Severity.WARNING,
+        "the config has a key jitctx does not know",
+        "Unknown keys are ignored; a typo silently disables a setting. Fix or remove the key.",
+    ),
+    Rule(
+        "file-skipped",
+        Severity.WARNING,
+        "an instruction file is not read (binary, over 4 MiB, unreadable, or a link outside the project)",
+        "The agent never sees a skipped file. Fix or remove it.",
+    ),
+    Rule(
+        "file-warning",
+        Severity.WARNING,
+        "an instruction file was read with a problem (e.g. not valid UTF-8)",
+        "The text reached the agent altered. Save the file as UTF-8.",
+    ),
+)
+RULES: dict[str, Rule] = {rule.id: rule for rule in _RULES}
+
+
+def finding(
+    rule: str,
+    file: str,
+    line: int,
+    message: str,
+    fix: str,
+    *,
+    end_line: int | None = None,
+    related: tuple[Location, ...] = (),
+) -> Finding:
+    """A finding with its rule's default severity; `rule` must be in RULES."""
+    return Finding(file, max(1, line), rule, RULES[rule].severity, message, fix, end_line, related)

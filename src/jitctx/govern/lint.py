@@ -1,0 +1,84 @@
+"""`lint`: everything that keeps instruction files from reaching an agent as written, in one report.
+
+Rules live in `lint_rules` (files, scopes, sizes, config), `duplicates` and `lint_imports`; this module
+reads the project once, runs them, and decides the outcome: errors fail, warnings fail only when strict.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from jitctx.govern.duplicates import Text, duplicate_findings
+from jitctx.govern.findings import Finding, Severity
+from jitctx.govern.lint_imports import ImportSource, import_findings
+from jitctx.govern.lint_rules import (
+    config_findings,
+    frontmatter_findings,
+    scope_findings,
+    shadow_findings,
+    size_findings,
+    skipped_findings,
+)
+from jitctx.govern.repo_files import RepoFiles, list_repo_files
+from jitctx.govern.source import layout_of
+from jitctx.project import Project
+
+
+@dataclass(frozen=True)
+class LintReport:
+    root: str
+    agent: str
+    findings: tuple[Finding, ...]
+    files_checked: int
+    repo_files: int
+    listing: str  # how repository files were listed: "git" or "walk"
+    notes: tuple[str, ...] = ()
+
+    def count(self, severity: Severity) -> int:
+        return sum(1 for f in self.findings if f.severity is severity)
+
+    def failed(self, *, strict: bool = False) -> bool:
+        """Errors always fail; warnings fail only when `strict`."""
+        failing = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
+        return any(f.severity in failing for f in self.findings)
+
+
+def lint_project(
+    project: Project, *, repo_files: RepoFiles | None = None, use_git: bool = True
+) -> LintReport:
+    files, skips = project.all_instruction_files()
+    repo = repo_files if repo_files is not None else list_repo_files(project.root, use_git=use_git)
+    found: list[Finding] = skipped_findings(skips)
+    texts: list[Text] = []
+    sources: list[ImportSource] = []
+    for file in files:
+        layout = layout_of(file)
+        found.extend(frontmatter_findings(file, layout))
+        found.extend(scope_findings(file, layout, repo))
+        found.extend(size_findings(file, project.max_bytes, project.profile.name))
+        if not file.conditional:
+            texts.append(Text(file.display, file.text, layout.body_line))
+        sources.append(ImportSource(file.path, file.display, file.text, layout.body_line))
+    found.extend(duplicate_findings(texts))
+    found.extend(shadow_findings(files, project.profile, project.root))
+    found.extend(config_findings(project.config, project.root))
+    if project.profile.imports:
+        found.extend(
+            import_findings(
+                sources,
+                project.root,
+                max_depth=project.config.import_depth,
+                allow_outside=project.config.allow_outside_imports,
+                home=project.home,
+            )
+        )
+    notes = (repo.note,) if repo.note else ()
+    return LintReport(
+        project.root,
+        project.profile.name,
+        tuple(sorted(found, key=lambda f: f.sort_key)),
+        len(files),
+        len(repo.paths),
+        repo.method,
+        notes,
+    )

@@ -1,0 +1,237 @@
+"""Lint rules about single files, scopes, sizes and the config (pure, given the files and a repo listing)."""
+
+from __future__ import annotations
+
+import bisect
+import os
+import re
+from collections.abc import Iterable, Sequence
+
+from jitctx.config import Config
+from jitctx.govern.findings import Finding, finding
+from jitctx.govern.repo_files import RepoFiles
+from jitctx.govern.source import SourceLayout, scope_error_line
+from jitctx.model import InstructionFile, Skip
+from jitctx.profiles import Profile
+from jitctx.scope import ScopeError, compile_scope, scope_matches, static_prefix
+
+NEAR_LIMIT = 0.9
+_UNQUOTED = "unquoted glob"
+
+
+def frontmatter_findings(file: InstructionFile, layout: SourceLayout) -> list[Finding]:
+    found: list[Finding] = []
+    if file.scope_error is not None:
+        found.append(
+            finding(
+                "frontmatter-unreadable",
+                file.display,
+                _error_line(file.scope_error, layout),
+                f"{file.scope_error}; this rule is never injected",
+                'fix the YAML between the --- lines; quote every glob, e.g. paths: ["src/**/*.ts"]',
+            )
+        )
+    if file.scope is not None and file.scope.recovered:
+        key = file.scope.key
+        quoted = ", ".join(f'"{p}"' for p in file.scope.patterns)
+        found.append(
+            finding(
+                "unquoted-glob",
+                file.display,
+                layout.key_line(key),
+                f"'{key}' holds an unquoted glob, which is invalid YAML; jitctx recovered "
+                f"{list(file.scope.patterns)} line by line, other tools may not",
+                f"quote it: {key}: [{quoted}]",
+            )
+        )
+    for warning in file.warnings:
+        if _UNQUOTED in warning:
+            continue  # reported above with the exact line
+        message = warning.removeprefix(f"{file.display}: ")
+        found.append(finding("file-warning", file.display, 1, message, "save the file as UTF-8 text"))
+    return found
+
+
+def _error_line(error: str, layout: SourceLayout) -> int:
+    """YAML names a line; a type error names a key ("'paths' must be a list ..."): point at that key."""
+    if "at frontmatter line" in error:
+        return scope_error_line(error)
+    key = re.match(r"'([\w-]+)'", error)
+    return layout.key_line(key.group(1)) if key else 1
+
+
+def skipped_findings(skips: Iterable[Skip]) -> list[Finding]:
+    return [
+        finding("file-skipped", skip.path, 1, f"not read: {skip.why}", "fix or remove the file")
+        for skip in skips
+    ]
+
+
+def scope_findings(file: InstructionFile, layout: SourceLayout, repo: RepoFiles) -> list[Finding]:
+    """One finding per pattern of the file's scope that matches no file (or folder) of the repository."""
+    if file.scope is None:
+        return []
+    found: list[Finding] = []
+    for pattern in file.scope.patterns:
+        if pattern.startswith("!"):
+            continue  # a negation narrows another pattern; alone it matches nothing by design
+        try:
+            regex = compile_scope((pattern,), file.scope.dialect)
+        except ScopeError:
+            continue  # the whole scope failed to compile and is reported as frontmatter-unreadable
+        if _matches_any(regex, pattern, file.scope.dialect, repo):
+            continue
+        found.append(
+            finding(
+                "scope-matches-nothing",
+                file.display,
+                _pattern_line(layout, file.scope.key, pattern),
+                f"scope pattern '{pattern}' matches no file in the repository "
+                f"({len(repo.paths)} files checked, listed by {repo.method})",
+                "fix the pattern (it is relative to the project root) or remove it",
+            )
+        )
+    return found
+
+
+def _matches_any(regex: str, pattern: str, dialect: str, repo: RepoFiles) -> bool:
+    prefix = _anchored_prefix(pattern, dialect)
+    for paths in (repo.paths, repo.directories):
+        start = bisect.bisect_left(paths, prefix) if prefix else 0
+        for index in range(start, len(paths)):
+            path = paths[index]
+            if prefix and not path.startswith(prefix):
+                break
+            if scope_matches(regex, path):
+                return True
+    return False
+
+
+def _anchored_prefix(pattern: str, dialect: str) -> str:
+    """A literal leading folder every match must start with, or "" when matches may be anywhere."""
+    if dialect == "gitignore" and "/" not in pattern.rstrip("/"):
+        return ""  # gitignore: a pattern without an inner slash matches at any depth
+    prefix = static_prefix(pattern.lstrip("/"))
+    if not prefix:
+        return ""
+    # "src/ui" must admit "src/ui/x" and the marker "src/ui/", not "src/uix".
+    return prefix if prefix == pattern.lstrip("/").removeprefix("./") else prefix + "/"
+
+
+def _pattern_line(layout: SourceLayout, key: str, pattern: str) -> int:
+    for index in range(1, max(1, layout.frontmatter_end - 1)):
+        if pattern in layout.lines[index]:
+            return index + 1
+    return layout.key_line(key)
+
+
+def size_findings(file: InstructionFile, limit: int, agent: str) -> list[Finding]:
+    if limit <= 0:
+        return []
+    size = file.body_bytes
+    share = size / limit
+    where = f"the {agent} profile's limit of {limit:,} bytes"
+    if size > limit:
+        message = f"body is {size:,} bytes, over {where} by {size - limit:,} bytes"
+        return [finding("over-limit", file.display, 1, message, _SIZE_FIX)]
+    if share >= NEAR_LIMIT:
+        message = f"body is {size:,} bytes, {share:.0%} of {where} ({limit - size:,} bytes left)"
+        return [finding("near-limit", file.display, 1, message, _SIZE_FIX)]
+    return []
+
+
+_SIZE_FIX = "move task material and history to files read on demand, or split the rules by scope"
+
+
+def shadow_findings(files: Sequence[InstructionFile], profile: Profile, root: str) -> list[Finding]:
+    """Under a first-match profile (Codex), a second candidate file in a folder is never read."""
+    if not profile.first_match_per_dir:
+        return []
+    found: list[Finding] = []
+    for file in files:
+        if file.from_rules_dir:
+            continue
+        directory = os.path.dirname(file.path)
+        for name in profile.dir_files:
+            other = os.path.join(directory, name)
+            if os.path.realpath(other) == os.path.realpath(file.path):
+                break  # names after the winner are the shadowed ones
+        else:
+            continue
+        index = profile.dir_files.index(name)
+        for later in profile.dir_files[index + 1 :]:
+            path = os.path.join(directory, later)
+            if os.path.isfile(path):
+                shown = os.path.relpath(path, root).replace(os.sep, "/")
+                found.append(
+                    finding(
+                        "shadowed-file",
+                        shown,
+                        1,
+                        f"{profile.name} reads {file.display} in this folder, so {shown} is never read",
+                        f"merge {shown} into {file.display}, or delete it",
+                    )
+                )
+    return found
+
+
+def config_findings(config: Config, root: str) -> list[Finding]:
+    """Routing targets that do not exist, and unknown keys, located in the config file."""
+    if config.source is None:
+        return []
+    path = config.source.split(" [tool.jitctx]")[0]
+    shown = _display(path, root)
+    lines = _read_lines(path)
+    found: list[Finding] = []
+    for warning in config.warnings:
+        key = re.search(r"unknown key '([^']+)'", warning)
+        name = key.group(1).rsplit(".", 1)[-1] if key else ""
+        message = warning.removeprefix(f"{config.source}: ")
+        found.append(
+            finding(
+                "config-unknown-key",
+                shown,
+                _line_of(lines, rf"^\s*\[*\s*(?:[\w.]*\.)?{re.escape(name)}\b") if name else 1,
+                message,
+                "fix the key's spelling or remove it",
+            )
+        )
+    for index, route in enumerate(config.routes):
+        target = os.path.join(root, *route.file.split("/"))
+        if os.path.isfile(target):
+            continue
+        why = "is a folder, not a file" if os.path.isdir(target) else "does not exist"
+        triggers = ", ".join(route.triggers) or "(no triggers)"
+        found.append(
+            finding(
+                "route-target-missing",
+                shown,
+                _line_of(lines, rf"""\bfile\s*=\s*["']{re.escape(route.file)}["']"""),
+                f"routes[{index}] sends tasks ({triggers}) to '{route.file}', which {why}",
+                "fix routes.file (relative to the project root) or create the file",
+            )
+        )
+    return found
+
+
+def _display(path: str, root: str) -> str:
+    real = os.path.realpath(path)
+    if real == root or real.startswith(root + os.sep):
+        return os.path.relpath(real, root).replace(os.sep, "/")
+    return path
+
+
+def _read_lines(path: str) -> list[str]:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.read().splitlines()
+    except OSError:
+        return []
+
+
+def _line_of(lines: list[str], pattern: str) -> int:
+    compiled = re.compile(pattern)
+    for number, line in enumerate(lines, start=1):
+        if compiled.search(line):
+            return number
+    return 1
