@@ -21,6 +21,7 @@ class Layer:
     name: str
     globs: tuple[str, ...]
     max_bytes: int | None
+    inject: bool = True  # false for layers an agent reads on demand (task material, history)
 
 
 @dataclass(frozen=True)
@@ -139,8 +140,13 @@ def _parse_layers(table: dict[str, Any], source: str, warnings: list[str]) -> tu
         where = f"layers.{name}"
         _check(source, where, spec, dict, f'[layers.{name}] globs = ["AGENTS.md"]  max_bytes = 16384')
         for key in spec:
-            if key not in ("globs", "max_bytes", "description"):
-                warnings.append(f"{source}: unknown key '{where}.{key}' ignored; known: globs, max_bytes")
+            if key not in ("globs", "max_bytes", "inject", "description"):
+                warnings.append(
+                    f"{source}: unknown key '{where}.{key}' ignored; "
+                    "known: globs, max_bytes, inject, description"
+                )
+        inject = spec.get("inject", True)
+        _check(source, f"{where}.inject", inject, bool, f"{where}.inject = false")
         globs = spec.get("globs", [])
         _check(source, f"{where}.globs", globs, list, f'{where}.globs = ["AGENTS.md"]')
         for glob in globs:
@@ -150,7 +156,7 @@ def _parse_layers(table: dict[str, Any], source: str, warnings: list[str]) -> tu
             _check(source, f"{where}.max_bytes", limit, int, f"{where}.max_bytes = 16384")
             if limit < 0:
                 raise ConfigError(f"{source}: '{where}.max_bytes' must be 0 or more, found {limit}")
-        layers.append(Layer(name, tuple(globs), limit))
+        layers.append(Layer(name, tuple(globs), limit, inject))
     return tuple(layers)
 
 

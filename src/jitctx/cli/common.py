@@ -135,9 +135,21 @@ def warn(message: str) -> None:
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]], *, right: Sequence[int] = ()) -> str:
     """An aligned plain-text table; columns listed in `right` are right-aligned (numbers)."""
     cells = [[str(h) for h in headers], *[[str(c) for c in row] for row in rows]]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
+    widths = [max(display_width(row[i]) for row in cells) for i in range(len(headers))]
     lines = []
     for row in cells:
-        parts = [cell.rjust(widths[i]) if i in right else cell.ljust(widths[i]) for i, cell in enumerate(row)]
+        parts = []
+        for i, cell in enumerate(row):
+            pad = " " * (widths[i] - display_width(cell))
+            parts.append(pad + cell if i in right else cell + pad)
         lines.append("  ".join(parts).rstrip())
     return "\n".join(lines)
+
+
+def display_width(text: str) -> int:
+    """Columns a string takes in a terminal: wide (CJK) characters take two."""
+    if text.isascii():
+        return len(text)
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)

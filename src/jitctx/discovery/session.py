@@ -384,10 +384,12 @@ class Session:
         from jitctx.imports import expand
 
         config = self.project.config
+        # A user-level file imports from the user's own folders; a project file, from the project.
+        user_level = file.tier in (Tier.USER, Tier.MANAGED) and self.project.home is not None
         expansion = expand(
             file.text,
             file.path,
-            root=self.project.root,
+            root=self.project.home if user_level and self.project.home else self.project.root,
             max_depth=config.import_depth,
             allow_outside=config.allow_outside_imports,
             home=self.project.home,
