@@ -105,12 +105,8 @@ def test_overlapping_layers_are_a_config_error(capsys: pytest.CaptureFixture[str
 
 
 def test_budgets_naming_an_unknown_layer(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    root = write_tree(
-        tmp_path / "p",
-        {
-            ".jitctx.toml": '[layers.L0]\nglobs = ["AGENTS.md"]\n[[budgets]]\nlayers = ["L0", "L9"]\nmax_bytes = 1\n'
-        },
-    )
+    config = '[layers.L0]\nglobs = ["AGENTS.md"]\n[[budgets]]\nlayers = ["L0", "L9"]\nmax_bytes = 1\n'
+    root = write_tree(tmp_path / "p", {".jitctx.toml": config})
     assert main(["budget", "--root", str(root)]) == 2
     assert "unknown layer(s) ['L9']" in capsys.readouterr().err
 
