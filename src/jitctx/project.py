@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -15,17 +14,6 @@ from jitctx.discovery.reader import ReadOutcome, read_instruction
 from jitctx.errors import UsageError
 from jitctx.model import InstructionFile, Skip, Tier
 from jitctx.profiles import DEFAULT_PROFILE, Profile, RulesDir, get_profile
-from jitctx.scope import compiled_scope, literal_prefixes
-
-
-@dataclass(frozen=True)
-class ScopedRule:
-    """A rules-folder file with a scope, prepared for matching on the hot path."""
-
-    candidate: Candidate
-    file: InstructionFile
-    prefixes: tuple[str, ...]  # literal prefixes of its patterns; "" means "could be anywhere"
-    pattern: re.Pattern[str]
 
 
 @dataclass(frozen=True)
@@ -70,7 +58,6 @@ class Project:
         self.managed_files = managed_files if managed_files is not None else self.profile.managed_files
         self._cache: dict[str, tuple[tuple[int, int, int], ReadOutcome]] = {}
         self._rules: list[Candidate] | None = None
-        self._scoped_rules: list[ScopedRule] | None = None
 
     @property
     def max_bytes(self) -> int:
@@ -122,8 +109,6 @@ class Project:
         )
         if outcome is not None and info is not None:
             self._cache[candidate.path] = ((info.st_mtime_ns, info.st_size, info.st_ino), outcome)
-        if candidate.from_rules_dir:
-            self._scoped_rules = None  # a rule was read anew: its scope may have changed
         return outcome
 
     def peek(self, candidate: Candidate) -> InstructionFile | None:
@@ -135,21 +120,6 @@ class Project:
         cached = self._cache.get(candidate.path)
         outcome = cached[1] if cached is not None else self.read(candidate)
         return outcome.file if outcome is not None else None
-
-    def scoped_rules(self) -> list[ScopedRule]:
-        """The rules-folder files that carry a scope, from their last parse."""
-        if self._scoped_rules is None:
-            table: list[ScopedRule] = []
-            for candidate in self.rule_candidates():
-                file = self.peek(candidate)
-                if file is not None and file.scope is not None:
-                    table.append(
-                        ScopedRule(
-                            candidate, file, literal_prefixes(file.scope), compiled_scope(file.scope.regex)
-                        )
-                    )
-            self._scoped_rules = table
-        return self._scoped_rules
 
     # -- where files may be -------------------------------------------------------------------------
 

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from jitctx import project as project_module
+from jitctx.discovery.state import STATE_VERSION
 from jitctx.discovery.store import SessionStore, state_file_name
 from jitctx.project import Project
 from tests.conftest import write_tree
@@ -55,7 +57,7 @@ def test_corrupt_state_starts_a_new_session(proj: Path, tmp_path: Path, garbage:
     with store.open(Project(proj), "s1", use_git=False) as opened:
         assert opened.new and opened.warnings
         opened.session.startup()
-    assert json.loads(store.path_for("s1").read_text())["version"] == 1
+    assert json.loads(store.path_for("s1").read_text())["version"] == STATE_VERSION
 
 
 @pytest.mark.parametrize("hostile", ["../../etc/passwd", "a/b", "..", "x" * 500, "id\0nul", ""])
@@ -82,3 +84,26 @@ def test_concurrent_writers_do_not_lose_loads(proj: Path, tmp_path: Path) -> Non
     saved = json.loads((state / "sessions" / "shared.json").read_text())
     loaded = {entry[1] for entry in saved["channels"]["main"]["loaded"]}
     assert loaded == {"CLAUDE.md"} | {f"pkg{i}/CLAUDE.md" for i in range(12)}
+
+
+def test_resume_reads_no_rule_when_nothing_changed(
+    proj: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A resumed session takes rule scopes from its saved cache: no file is read, no YAML is parsed."""
+    write_tree(proj, {".claude/rules/py.md": '---\npaths: ["**/*.py"]\n---\nPY\n'})
+    store = SessionStore(tmp_path / "state")
+    with store.open(Project(proj, managed_files=()), "s1", use_git=False) as first:
+        first.session.startup()
+        first.session.discover("pkg0/a.ts")
+    reads: list[str] = []
+    original = project_module.read_instruction
+    monkeypatch.setattr(
+        project_module, "read_instruction", lambda p, *a, **k: reads.append(p) or original(p, *a, **k)
+    )
+    with store.open(Project(proj, managed_files=()), "s1", use_git=False) as second:
+        assert second.session.discover("pkg0/a.ts").loaded == ()
+        assert second.session.discover("pkg1/b.ts").scope_skipped >= 1
+    assert reads == [str(proj / "pkg1/CLAUDE.md")]  # only the newly touched directory's file
+    with store.open(Project(proj, managed_files=()), "s1", use_git=False) as third:
+        step = third.session.discover("tools/x.py")
+        assert [x.file.display for x in step.loaded] == [".claude/rules/py.md"]

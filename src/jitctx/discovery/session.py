@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from jitctx.discovery.boundary import is_inside, nearest_existing, relative_posix
+from jitctx.discovery.rule_table import ScopeCache, ScopedRule, build_rule_table
 from jitctx.discovery.signals import collect_signals
 from jitctx.discovery.state import (
     STATE_VERSION,
@@ -26,12 +27,12 @@ from jitctx.discovery.state import (
     channels_from_json,
     channels_to_json,
 )
-from jitctx.model import Discovery, InstructionFile, Load, LoadReason, Skip, Startup, Tier
+from jitctx.model import Discovery, InstructionFile, Load, LoadReason, Scope, Skip, Startup, Tier
 from jitctx.project import Candidate, Project
 from jitctx.scope import scope_matches
 
-# Given a scoped file, return the signal or path its scope matched, or None.
-Matcher = Callable[[InstructionFile, Candidate], str | None]
+# Given a scope, return the signal or path it matched, or None.
+Matcher = Callable[[Scope, Candidate], str | None]
 
 
 class Session:
@@ -53,15 +54,34 @@ class Session:
         # Directory -> its chain of real directories up to the root. A cached chain only ever holds
         # directories that were inside the project when resolved, so nothing outside can enter through it.
         self._chains: dict[str, tuple[str, ...]] = {}
+        # Parsed scopes of the rules folders, by file version; saved with the session (see rule_table).
+        self.scope_cache: ScopeCache = {}
+        self._rules: list[ScopedRule] | None = None
+
+    def rule_table(self) -> list[ScopedRule]:
+        """The scoped rules, built once per process (a stat each); edits are seen by the next process."""
+        if self._rules is None:
+            self._rules = build_rule_table(self.project, self.scope_cache)
+        return self._rules
 
     @property
     def started(self) -> bool:
         return "main" in self.channels and self.channels["main"].started
 
     def blocks(self, channel: str = "main") -> list[InstructionFile]:
-        """The instruction files this channel currently holds, in load order."""
+        """The instruction files this channel currently holds, in load order.
+
+        A resumed session reads their texts here, on first use, rather than on every resume.
+        """
         state = self.channels.get(channel)
-        return list(state.blocks.values()) if state is not None else []
+        if state is None:
+            return []
+        for path, entry in state.loaded.items():
+            if path not in state.blocks:
+                outcome = self.project.read(Candidate(path, Tier(entry.tier)))
+                if outcome is not None and outcome.file is not None:
+                    state.blocks[path] = outcome.file
+        return [state.blocks[path] for path in state.loaded if path in state.blocks]
 
     def after_compaction(self, channel: str = "main") -> list[Load]:
         """The blocks to send again after the host compacted its context, as `compact` loads.
@@ -74,9 +94,11 @@ class Session:
             return []
         native = set(self.project.profile.native_files)
         resend: list[Load] = []
-        for path, file in state.blocks.items():
-            entry = state.loaded[path]
-            host_reloads = entry.reason == LoadReason.SESSION_START.value and os.path.basename(path) in native
+        for file in self.blocks(channel):
+            entry = state.loaded[file.path]
+            host_reloads = (
+                entry.reason == LoadReason.SESSION_START.value and os.path.basename(file.path) in native
+            )
             if not host_reloads:
                 resend.append(Load(file, LoadReason.COMPACT, trigger=entry.reason))
         return resend
@@ -92,6 +114,7 @@ class Session:
             "agent": self.project.profile.name,
             "cwd": self.cwd,
             "channels": channels_to_json(self.channels),
+            "scopes": self.scope_cache,
         }
 
     def restore(self, data: dict[str, object]) -> list[str]:
@@ -104,14 +127,13 @@ class Session:
         if not isinstance(channels, dict):
             return ["session state is malformed; starting a new session"]
 
-        def reread(path: str, tier: Tier) -> InstructionFile | None:
-            outcome = self.project.read(Candidate(path, tier))
-            return outcome.file if outcome is not None else None
-
+        scopes = data.get("scopes", {})
         try:
-            self.channels = channels_from_json(channels, reread) or {"main": ChannelState()}
-        except (KeyError, TypeError, ValueError, OSError):
+            self.channels = channels_from_json(channels) or {"main": ChannelState()}
+        except (KeyError, TypeError, ValueError):
             return ["session state is malformed; starting a new session"]
+        if isinstance(scopes, dict):
+            self.scope_cache = scopes
         return []
 
     # -- startup -----------------------------------------------------------------------------------
@@ -130,10 +152,9 @@ class Session:
         signals = collect_signals(project.root, cwd, use_git=self.use_git)
         work.warnings.extend(signals.warnings)
 
-        def match_signals(file: InstructionFile, candidate: Candidate) -> str | None:
-            assert file.scope is not None
+        def match_signals(scope: Scope, candidate: Candidate) -> str | None:
             for signal in signals.all:
-                if scope_matches(file.scope.regex, self._scope_path(signal, candidate)):
+                if scope_matches(scope.regex, self._scope_path(signal, candidate)):
                     return signal
             return None
 
@@ -242,10 +263,9 @@ class Session:
     ) -> None:
         """Walk from `start_dir` up to the root, then check the rules folders, for touched path `rel`."""
 
-        def match_path(file: InstructionFile, candidate: Candidate) -> str | None:
-            assert file.scope is not None
+        def match_path(scope: Scope, candidate: Candidate) -> str | None:
             target = rel if candidate.base == "root" else self._scope_path(rel, candidate)
-            return rel if scope_matches(file.scope.regex, target) else None
+            return rel if scope_matches(scope.regex, target) else None
 
         for directory in self._chain(start_dir):
             if directory in state.scanned:
@@ -253,13 +273,13 @@ class Session:
                     self._refresh(path, state, work, rel)
             else:
                 self._resolve_dir(directory, state, work, reason, match_path)
-        for rule in self.project.scoped_rules():
+        for rule in self.rule_table():
             candidate = rule.candidate
             if candidate.base == "root":
                 # A cheap prefilter on the scope's literal prefixes spares most regex matches.
                 matched = rel.startswith(rule.prefixes) and rule.pattern.match(rel) is not None
             else:
-                matched = match_path(rule.file, candidate) is not None
+                matched = match_path(rule.scope, candidate) is not None
             if candidate.path in state.loaded:
                 if matched:
                     self._refresh(candidate.path, state, work, rel)  # re-read on the next touch of its scope
@@ -344,7 +364,7 @@ class Session:
         if file.scope is None:
             self._load(candidate, file, state, work, reason or LoadReason.NESTED_TRAVERSAL, None)
             return True
-        trigger = match(file, candidate)
+        trigger = match(file.scope, candidate)
         if trigger is None:
             work.scope_skipped += 1
             patterns = list(file.scope.patterns)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from typing import Any
 
 from jitctx.model import InstructionFile, Load, LoadReason, Skip, Tier
 
-STATE_VERSION = 1
+STATE_VERSION = 2
 
 
 @dataclass
@@ -73,6 +72,7 @@ def channels_to_json(channels: dict[str, ChannelState]) -> dict[str, Any]:
         name: {
             "started": state.started,
             "scanned": sorted(state.scanned),
+            "identities": sorted(state.identities),
             "loaded": [
                 [path, e.display, e.mtime_ns, e.size, e.reason, e.tier, e.directory]
                 for path, e in state.loaded.items()
@@ -82,22 +82,24 @@ def channels_to_json(channels: dict[str, ChannelState]) -> dict[str, Any]:
     }
 
 
-def channels_from_json(raw_channels: dict[str, Any], reread: Any) -> dict[str, ChannelState]:
-    """Rebuild channel states; `reread(path, tier)` gives the file's current InstructionFile or None.
+def channels_from_json(raw_channels: dict[str, Any]) -> dict[str, ChannelState]:
+    """Rebuild channel states (texts are read later, on first use).
 
     Raises KeyError, TypeError or ValueError on malformed data (the caller starts a new session).
     """
     restored: dict[str, ChannelState] = {}
     for name, raw in raw_channels.items():
-        state = ChannelState(started=bool(raw["started"]), scanned={str(d) for d in raw["scanned"]})
+        state = ChannelState(
+            started=bool(raw["started"]),
+            scanned={str(d) for d in raw["scanned"]},
+            identities={(int(dev), int(ino)) for dev, ino in raw["identities"]},
+        )
         for path, display, mtime_ns, size, reason, tier, directory in raw["loaded"]:
             entry = LoadedEntry(
                 str(display), int(mtime_ns), int(size), LoadReason(reason).value, Tier(tier).value, directory
             )
-            file = reread(path, Tier(tier))
-            if file is None:
-                continue  # gone since: the next touch of its directory would drop it anyway
-            info = os.stat(path)
-            state.add(str(path), entry, (info.st_dev, info.st_ino), file)
+            state.loaded[str(path)] = entry
+            if directory is not None:
+                state.by_directory.setdefault(str(directory), []).append(str(path))
         restored[str(name)] = state
     return restored
