@@ -1,0 +1,387 @@
+"""`jitctx mcp`: context_for_paths, explain and stats as MCP tools over stdio.
+
+Two layers. `McpTools` answers each tool call with plain data, a `ToolAnswer` (a JSON document, the text a
+model reads, an error flag), and never raises: tool arguments come from a model and are treated as
+hostile. `build_server` hands those answers to the MCP SDK, which is imported only there (the extra
+`jitctx[mcp]`). SDK 2.x (`mcp.server.mcpserver.MCPServer`) and 1.x (`mcp.server.fastmcp.FastMCP`) share the
+calls used here: the constructor's name and `instructions`, the `tool(name=, description=)` decorator,
+tools returning a `CallToolResult` as is, and `run(transport="stdio")`.
+
+No `from __future__ import annotations` here: the SDK reads the tool functions' annotations at
+registration, and the return type `CallToolResult` is a local import it could not resolve from a string.
+"""
+
+import os
+import sys
+import threading
+import traceback
+import uuid
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from jitctx.cli.render_loads import load_json
+from jitctx.discovery.boundary import is_inside
+from jitctx.discovery.session import Session
+from jitctx.discovery.store import SessionStore
+from jitctx.errors import JitctxError, UsageError
+from jitctx.model import Discovery, Load, Startup
+from jitctx.project import Project
+
+MAX_PATHS = 1000  # per call; a model asking for more is looping, not working
+EXTRA_HINT = "install the extra: pip install 'jitctx[mcp]'"
+
+
+class ToolAnswer(NamedTuple):
+    document: dict[str, Any]  # structured content
+    text: str  # what the model reads
+    error: bool = False
+
+
+class ToolSpec(NamedTuple):
+    name: str
+    arguments: str
+    description: str
+
+
+TOOLS = (
+    ToolSpec(
+        "context_for_paths",
+        "paths: list[str], cwd: str | None, session_id: str | None",
+        "Instruction files (CLAUDE.md, AGENTS.md, scoped rules...) that apply to the files or directories "
+        "you are about to read or edit. Call it with the paths before working on them; each file comes "
+        "back once per session (pass the same session_id on every call). Relative paths are taken from "
+        "cwd, itself relative to the project root (default: the server's working directory).",
+    ),
+    ToolSpec(
+        "explain",
+        "path: str, cwd: str | None",
+        "Why each instruction file does or does not reach an agent that touches `path`: startup, "
+        "directory chain, scope globs against the path, unreadable files.",
+    ),
+    ToolSpec(
+        "stats",
+        "session: str | None, since: str | None",
+        "Statistics of recorded sessions: hit rate, bytes per load, waste rate, cumulative bytes, "
+        "latency, most loaded files. `since`: a date or an age such as 24h or 7d.",
+    ),
+)
+
+
+def events_dir(state_dir: Path) -> Path:
+    """Where the event log lives under a state dir (shared with the hooks and `jitctx stats`)."""
+    return state_dir / "events"
+
+
+class McpTools:
+    """The tools' behaviour without the protocol, for one project.
+
+    A session_id names a session kept in `state_dir/sessions` (the hooks keep theirs there too, so a
+    client passing its agent's session id shares what was already sent). Calls without one share a
+    session held in memory for the server's lifetime; the first such call's cwd is its startup cwd.
+    """
+
+    def __init__(
+        self,
+        project: Project,
+        *,
+        cwd: str,
+        state_dir: Path,
+        use_git: bool = True,
+        record_events: bool = True,
+    ) -> None:
+        self.project = project
+        self.cwd = os.path.realpath(cwd)
+        self.state_dir = state_dir
+        self.use_git = use_git
+        self.store = SessionStore(state_dir / "sessions")
+        self.events = _event_store(events_dir(state_dir)) if record_events else None
+        # Without a session_id, calls share one session for the server's lifetime.
+        self._memory: Session | None = None
+        self._memory_id = f"mcp-{uuid.uuid4().hex[:12]}"
+        # Sync tools may run on worker threads (SDK 2.x); sessions are not thread-safe.
+        self._lock = threading.Lock()
+
+    # -- the tools ------------------------------------------------------------------------------------
+
+    def context_for_paths(
+        self, paths: Sequence[str], cwd: str | None = None, session_id: str | None = None
+    ) -> ToolAnswer:
+        return _guarded(lambda: self._context_for_paths(paths, cwd, session_id))
+
+    def explain(self, path: str, cwd: str | None = None) -> ToolAnswer:
+        return _guarded(lambda: self._explain(path, cwd))
+
+    def stats(self, session: str | None = None, since: str | None = None) -> ToolAnswer:
+        return _guarded(lambda: self._stats(session, since))
+
+    # -- implementations ------------------------------------------------------------------------------
+
+    def _context_for_paths(self, paths: Sequence[str], cwd: str | None, session_id: str | None) -> ToolAnswer:
+        if isinstance(paths, str) or not all(isinstance(p, str) for p in paths):
+            raise UsageError("paths must be a list of strings")
+        if not paths:
+            raise UsageError("paths is empty: give the files or directories you are about to work on")
+        if len(paths) > MAX_PATHS:
+            raise UsageError(f"{len(paths)} paths in one call; at most {MAX_PATHS}")
+        base = self._cwd(cwd)
+        with self._lock:
+            if session_id is None:
+                if self._memory is None:
+                    self._memory = Session(
+                        self.project, cwd=base, session_id=self._memory_id, use_git=self.use_git
+                    )
+                return self._touch(self._memory, paths, base, [])
+            _check_text(session_id, "session_id")
+            with self.store.open(self.project, session_id, cwd=base, use_git=self.use_git) as opened:
+                return self._touch(opened.session, paths, base, opened.warnings)
+
+    def _touch(self, session: Session, paths: Sequence[str], base: str, warnings: list[str]) -> ToolAnswer:
+        loads: list[Load] = []
+        started = not session.started
+        if started:
+            startup = session.startup()
+            loads.extend(startup.loaded)
+            warnings.extend(startup.warnings)
+            self._record_startup(session, startup)
+        touched: list[dict[str, Any]] = []
+        dropped: list[str] = []
+        for raw in paths:
+            problem = _text_problem(raw)
+            if problem is not None:
+                touched.append({"path": ascii(raw), "hit": False, "note": f"not a path: it {problem}"})
+                continue
+            step = session.discover(os.path.join(base, os.path.expanduser(raw)))
+            self._record_discovery(session, step, base)
+            loads.extend(step.loaded)
+            dropped.extend(step.dropped)
+            warnings.extend(step.warnings)
+            entry: dict[str, Any] = {
+                "path": raw,
+                "hit": step.hit,
+                "loaded": [x.file.display for x in step.loaded],
+            }
+            if step.note:
+                entry["note"] = step.note
+            touched.append(entry)
+        document = {
+            "root": self.project.root,
+            "session_id": session.session_id,
+            "startup": started,
+            "files": [_file_json(load, load_json(load)) for load in loads],
+            "touched": touched,
+            "dropped": dropped,
+            "warnings": list(dict.fromkeys(warnings)),
+        }
+        return ToolAnswer(document, _context_text(loads, touched, dropped))
+
+    def _explain(self, path: str, cwd: str | None) -> ToolAnswer:
+        from jitctx.cli.cmd_explain import to_json, to_text
+        from jitctx.discovery.explain import explain
+
+        _check_text(path, "path")
+        base = self._cwd(cwd)
+        with self._lock:
+            result = explain(self.project, os.path.expanduser(path), cwd=base, use_git=self.use_git)
+        return ToolAnswer(to_json(result, self.project), to_text(result, self.project))
+
+    def _stats(self, session: str | None, since: str | None) -> ToolAnswer:
+        from jitctx.telemetry.scan import stats_from_log
+        from jitctx.telemetry.store import parse_since
+
+        for value, what in ((session, "session"), (since, "since")):
+            if value is not None:
+                _check_text(value, what)
+        moment = parse_since(since, datetime.now(UTC)) if since else None
+        directory = events_dir(self.state_dir)
+        result = stats_from_log(directory, since=moment, session=session or None)
+        document = {"events_dir": str(directory), **result.to_json()}  # as `jitctx stats --json`
+        return ToolAnswer(document, _stats_text(document, directory))
+
+    def _cwd(self, cwd: str | None) -> str:
+        """The call's cwd: inside the project, existing; relative to the root when relative."""
+        if cwd is None:
+            return self.cwd
+        _check_text(cwd, "cwd")
+        real = os.path.realpath(os.path.join(self.project.root, os.path.expanduser(cwd)))
+        if not is_inside(real, self.project.root):
+            raise UsageError(f"cwd {cwd!r} is outside the project {self.project.root}")
+        if not os.path.isdir(real):
+            raise UsageError(f"cwd {cwd!r} is not a directory under {self.project.root}")
+        return real
+
+    # -- events ---------------------------------------------------------------------------------------
+
+    def _record_startup(self, session: Session, startup: Startup) -> None:
+        if self.events is not None:
+            from jitctx.telemetry.events import event_from_startup
+
+            self.events.append(event_from_startup(startup, session_id=session.session_id))
+
+    def _record_discovery(self, session: Session, step: Discovery, base: str) -> None:
+        if self.events is not None:
+            from jitctx.telemetry.events import event_from_discovery, held_bytes
+
+            held = held_bytes(session.blocks(step.channel))
+            event = event_from_discovery(
+                step, session_id=session.session_id, root=self.project.root, cumulative_bytes=held, cwd=base
+            )
+            self.events.append(event)
+
+
+def _file_json(load: Load, described: dict[str, Any]) -> dict[str, Any]:
+    if load.parent is not None:
+        described["parent"] = load.parent  # the file whose @import brought this one
+    described["text"] = load.file.text
+    return described
+
+
+def _event_store(directory: Path) -> Any:
+    from jitctx.telemetry.store import EventStore
+
+    # stdout carries the protocol: a warning printed there would corrupt it.
+    return EventStore(directory, warn=lambda message: print(f"jitctx mcp: {message}", file=sys.stderr))
+
+
+def _text_problem(value: str) -> str | None:
+    """Why a string from the client cannot be a path or an id (JSON can carry both problems)."""
+    if "\0" in value:
+        return "contains a NUL byte"
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return "is not valid Unicode text (a lone surrogate)"
+    return None
+
+
+def _check_text(value: object, what: str) -> None:
+    if not isinstance(value, str):
+        raise UsageError(f"{what} must be a string")
+    problem = _text_problem(value)
+    if problem is not None:
+        raise UsageError(f"{what} {problem}")
+
+
+def _guarded(work: Callable[[], ToolAnswer]) -> ToolAnswer:
+    """Run one tool; every failure becomes an error answer, so no argument can stop the server."""
+    try:
+        return work()
+    except JitctxError as exc:
+        message = str(exc)
+    except (OSError, ValueError) as exc:
+        message = f"{type(exc).__name__}: {exc}"
+    except Exception as exc:
+        traceback.print_exc(file=sys.stderr)
+        message = f"internal error ({type(exc).__name__}: {exc}); this is a bug in jitctx, please report it"
+    return ToolAnswer({"error": message}, f"jitctx: {message}", error=True)
+
+
+def _context_text(loads: list[Load], touched: list[dict[str, Any]], dropped: list[str]) -> str:
+    from jitctx.assemble.render import render_block
+
+    names = ", ".join(entry["path"] for entry in touched)
+    if loads:
+        lines = [f"jitctx: {len(loads)} instruction file(s) apply to {names}; follow them:"]
+        lines += [render_block(load.file.display, load.file.text, "plain", load.file.tier) for load in loads]
+    else:
+        lines = [f"jitctx: no new instruction files for {names} (nothing applies that this session lacks)"]
+    lines += [f"note: {entry['path']}: {entry['note']}" for entry in touched if "note" in entry]
+    lines += [f"note: {path} was deleted; its instructions no longer apply" for path in dropped]
+    return "\n\n".join(lines)
+
+
+def _stats_text(doc: dict[str, Any], directory: Path) -> str:
+    if not doc["window"]["records"]:
+        return f"jitctx: no events recorded yet in {directory}"
+
+    def rate(value: float | None) -> str:
+        return "-" if value is None else f"{value:.1%}"
+
+    lines = [
+        f"sessions {doc['sessions']}, discoveries {doc['discoveries']}, hit rate {rate(doc['hit_rate'])}, "
+        f"waste rate {rate(doc['waste_rate'])}",
+        f"loads {doc['loads']}, {doc['load_bytes']} bytes "
+        f"(mean {doc['mean_bytes_per_load'] or 0:.0f} per load)",
+    ]
+    for key, unit in (("cumulative_bytes", "bytes per session"), ("latency_ms", "ms per discovery")):
+        spread = doc[key]
+        if spread is not None:
+            lines.append(f"{unit}: P50 {spread['p50']:g}, P95 {spread['p95']:g}, max {spread['max']:g}")
+    lines += [f"  {row['file']}: {row['loads']} loads, {row['bytes']} bytes" for row in doc["by_file"][:5]]
+    window = doc["window"]
+    lines.append(f"window {window['first_ts']} .. {window['last_ts']}, {window['records']} records")
+    return "\n".join(lines)
+
+
+# -- the SDK edge -------------------------------------------------------------------------------------
+
+
+MIN_SDK = (1, 19)  # the first SDK that passes a tool's own CallToolResult through unchanged
+
+
+def load_sdk() -> Any:
+    """The SDK's high-level server class; UsageError (exit 2) naming the extra when it is missing."""
+    import importlib
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        found = version("mcp")
+    except PackageNotFoundError:
+        raise UsageError(f"the MCP SDK (package 'mcp') is not installed; {EXTRA_HINT}") from None
+    if tuple(int(part) for part in found.split(".")[:2] if part.isdigit()) < MIN_SDK:
+        wanted = ".".join(map(str, MIN_SDK))
+        raise UsageError(f"the MCP SDK (package 'mcp') is {found}, older than {wanted}; {EXTRA_HINT}")
+    try:
+        return importlib.import_module("mcp.server.mcpserver").MCPServer  # SDK 2.x
+    except ImportError as newer:
+        try:
+            return importlib.import_module("mcp.server.fastmcp").FastMCP  # SDK 1.x
+        except ImportError:
+            raise UsageError(f"the MCP SDK is not importable ({newer}); {EXTRA_HINT}") from None
+
+
+INSTRUCTIONS = (
+    "Before reading or editing files, call context_for_paths with their paths and a session_id that "
+    "stays the same for the whole conversation; follow the instruction files it returns."
+)
+
+
+def build_server(tools: McpTools) -> Any:
+    """An MCP server object with the three tools registered; `serve` runs it."""
+    server_class = load_sdk()
+    from mcp.types import CallToolResult
+
+    # WARNING: at INFO the SDK logs every request on stderr, which clients show as the server's log.
+    server = server_class("jitctx", instructions=INSTRUCTIONS, log_level="WARNING")
+    described = {spec.name: spec.description for spec in TOOLS}
+
+    def reply(answer: ToolAnswer) -> CallToolResult:
+        # camelCase keys validate on both SDK majors (2.x keeps them as aliases of snake_case fields).
+        return CallToolResult.model_validate(
+            {
+                "content": [{"type": "text", "text": answer.text}],
+                "structuredContent": answer.document,
+                "isError": answer.error,
+            }
+        )
+
+    def context_for_paths(
+        paths: list[str], cwd: str | None = None, session_id: str | None = None
+    ) -> CallToolResult:
+        return reply(tools.context_for_paths(paths, cwd, session_id))
+
+    def explain(path: str, cwd: str | None = None) -> CallToolResult:
+        return reply(tools.explain(path, cwd))
+
+    def stats(session: str | None = None, since: str | None = None) -> CallToolResult:
+        return reply(tools.stats(session, since))
+
+    for function in (context_for_paths, explain, stats):
+        server.add_tool(function, name=function.__name__, description=described[function.__name__])
+    return server
+
+
+def serve(tools: McpTools) -> None:
+    """Answer MCP requests on stdin/stdout until the client closes the connection."""
+    build_server(tools).run(transport="stdio")

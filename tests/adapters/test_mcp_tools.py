@@ -1,0 +1,224 @@
+"""The MCP tools' behaviour without the protocol: `McpTools` on the example, hostile arguments included."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from jitctx.adapters.mcp_server import MAX_PATHS, McpTools, ToolAnswer
+from jitctx.cli.cmd_explain import to_json, to_text
+from jitctx.discovery.explain import explain
+from jitctx.project import Project
+from jitctx.telemetry.scan import stats_from_log
+
+
+def make_tools(root: Path, state: Path, **options: Any) -> McpTools:
+    project = Project(root, home=str(state.parent / "home"))
+    return McpTools(project, cwd=str(root), state_dir=state, **options)
+
+
+@pytest.fixture
+def state(tmp_path: Path) -> Path:
+    return tmp_path / "state"
+
+
+def files(answer: ToolAnswer) -> list[tuple[str, str]]:
+    """(path, reason) of the files an answer carries; @imported files follow their importer, left out."""
+    assert not answer.error, answer.text
+    return [(f["path"], f["reason"]) for f in answer.document["files"] if f["reason"] != "include"]
+
+
+def test_first_call_runs_startup_then_each_file_comes_once(example_copy: Path, state: Path) -> None:
+    tools = make_tools(example_copy, state)
+    first = tools.context_for_paths(["src/ui/README.md"])
+    assert first.document["startup"] is True
+    assert files(first) == [
+        ("CLAUDE.md", "session_start"),
+        ("AGENTS.md", "session_start"),
+        ("src/ui/CLAUDE.md", "path_glob_match"),
+    ]
+    imported = [f for f in first.document["files"] if f["reason"] == "include"]
+    assert [(f["path"], f["parent"]) for f in imported] == [("docs/conventions.md", "CLAUDE.md")]
+    rule = first.document["files"][-1]
+    assert rule["text"] == (example_copy / "src/ui/CLAUDE.md").read_text().split("---\n", 2)[2]
+    assert rule["bytes"] == len(rule["text"].encode("utf-8"))
+    assert "Instructions from: src/ui/CLAUDE.md" in first.text and "Terminal UI rules" in first.text
+
+    second = tools.context_for_paths(["src/ui/Footer.tsx", "src/ui/README.md"])
+    assert second.document["startup"] is False
+    assert files(second) == [(".claude/rules/components.md", "path_glob_match")]
+    assert [t["hit"] for t in second.document["touched"]] == [True, False]
+
+    again = tools.context_for_paths(["src/ui/Footer.tsx"])
+    assert files(again) == [] and "no new instruction files" in again.text
+
+
+def test_a_session_id_persists_across_servers(example_copy: Path, state: Path) -> None:
+    assert (
+        len(files(make_tools(example_copy, state).context_for_paths(["tools/gen.py"], session_id="s"))) == 3
+    )
+    restarted = make_tools(example_copy, state)  # a new server process on the same state dir
+    assert files(restarted.context_for_paths(["tools/gen.py", "src/api/users.ts"], session_id="s")) == [
+        ("src/api/AGENTS.md", "nested_traversal"),
+        (".claude/rules/api-handlers.md", "path_glob_match"),
+    ]
+    # Another session, and calls without a session id, start from nothing.
+    assert ("CLAUDE.md", "session_start") in files(
+        restarted.context_for_paths(["tools/gen.py"], session_id="t")
+    )
+    assert ("CLAUDE.md", "session_start") in files(restarted.context_for_paths(["tools/gen.py"]))
+
+
+def test_an_edited_rule_comes_again_with_its_new_text(example_copy: Path, state: Path) -> None:
+    tools = make_tools(example_copy, state)
+    tools.context_for_paths(["website/index.md"])
+    rule = example_copy / "website/CLAUDE.md"
+    rule.write_text("# Website rules\n\n- Edited.\n")
+    os.utime(rule, ns=(1, 1))  # a different mtime even on coarse clocks
+    answer = tools.context_for_paths(["website/index.md"])
+    assert [(f["path"], f["text"]) for f in answer.document["files"]] == [
+        ("website/CLAUDE.md", "# Website rules\n\n- Edited.\n")
+    ]
+
+
+@pytest.mark.parametrize("path", ["/etc/passwd", "../outside.txt", "~", "src/../../x"])
+def test_paths_outside_the_project_are_a_clear_result(example_copy: Path, state: Path, path: str) -> None:
+    answer = make_tools(example_copy, state).context_for_paths([path])
+    assert not answer.error
+    (touched,) = answer.document["touched"]
+    assert touched["hit"] is False and "outside the project" in touched["note"]
+    assert "outside the project" in answer.text
+
+
+def test_a_symlink_out_of_the_project_is_outside(example_copy: Path, state: Path, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "sub").mkdir(parents=True)
+    (elsewhere / "CLAUDE.md").write_text("# not ours\n")
+    (example_copy / "link").symlink_to(elsewhere)
+    answer = make_tools(example_copy, state).context_for_paths(["link/sub/a.py"])
+    assert "outside the project" in answer.document["touched"][0]["note"]
+    assert all("not ours" not in f["text"] for f in answer.document["files"])
+
+
+@pytest.mark.parametrize(
+    ("raw", "note"),
+    [("src/\0x", "contains a NUL byte"), ("src/\ud800", "lone surrogate")],
+)
+def test_unusable_strings_are_noted_per_path(example_copy: Path, state: Path, raw: str, note: str) -> None:
+    answer = make_tools(example_copy, state).context_for_paths([raw, "tools/gen.py"])
+    assert not answer.error
+    bad, good = answer.document["touched"]
+    assert note in bad["note"] and good["hit"] is True
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"paths": []}, "paths is empty"),
+        ({"paths": ["a"] * (MAX_PATHS + 1)}, f"at most {MAX_PATHS}"),
+        ({"paths": "src/ui"}, "must be a list of strings"),
+        ({"paths": ["a"], "cwd": "/"}, "outside the project"),
+        ({"paths": ["a"], "cwd": "../"}, "outside the project"),
+        ({"paths": ["a"], "cwd": "no/such/dir"}, "is not a directory"),
+        ({"paths": ["a"], "cwd": "src/\0"}, "NUL byte"),
+        ({"paths": ["a"], "session_id": "\ud800"}, "lone surrogate"),
+    ],
+)
+def test_bad_arguments_are_tool_errors(
+    example_copy: Path, state: Path, arguments: dict[str, Any], message: str
+) -> None:
+    answer = make_tools(example_copy, state).context_for_paths(**arguments)
+    assert answer.error and message in answer.text and message in answer.document["error"]
+
+
+def test_cwd_sets_where_relative_paths_start(example_copy: Path, state: Path) -> None:
+    answer = make_tools(example_copy, state).context_for_paths(["Footer.tsx"], cwd="src/ui")
+    assert (".claude/rules/components.md", "path_glob_match") in files(answer)
+
+
+def test_hostile_session_ids_stay_inside_the_state_dir(example_copy: Path, state: Path) -> None:
+    tools = make_tools(example_copy, state)
+    for session_id in ("../../escape", "/etc/x", "a" * 5000, ""):
+        assert not tools.context_for_paths(["src"], session_id=session_id).error
+    written = {p.resolve() for p in state.rglob("*")}
+    assert all(p.is_relative_to(state.resolve()) for p in written)
+    assert not (state.parent / "escape.json").exists()
+
+
+def test_explain_is_the_explain_command_as_a_tool(example_copy: Path, state: Path) -> None:
+    tools = make_tools(example_copy, state, use_git=False)
+    answer = tools.explain("src/ui/Footer.tsx")
+    result = explain(tools.project, "src/ui/Footer.tsx", cwd=str(example_copy), use_git=False)
+    assert answer.document == to_json(result, tools.project)
+    assert answer.text == to_text(result, tools.project)
+    loads = {v["file"] for v in answer.document["verdicts"] if v["loads"]}
+    assert {"src/ui/CLAUDE.md", ".claude/rules/components.md"} <= loads
+
+
+@pytest.mark.parametrize("path", ["/etc/passwd", "../x", "\0", "\ud800"])
+def test_explain_outside_or_unusable(example_copy: Path, state: Path, path: str) -> None:
+    answer = make_tools(example_copy, state).explain(path)
+    if answer.error:
+        assert "NUL" in answer.text or "surrogate" in answer.text
+    else:
+        assert answer.document["inside"] is False
+        assert any("outside the project" in n for n in answer.document["notes"])
+
+
+def test_stats_reads_the_events_the_tools_recorded(example_copy: Path, state: Path) -> None:
+    tools = make_tools(example_copy, state)
+    assert "no events recorded yet" in tools.stats().text
+    tools.context_for_paths(["src/ui/README.md", "/etc/passwd"], session_id="a")
+    tools.context_for_paths(["src/ui/README.md"], session_id="a")
+    answer = tools.stats()
+    expected = stats_from_log(state / "events").to_json()
+    assert answer.document == {"events_dir": str(state / "events"), **expected}
+    assert answer.document["discoveries"] == 3 and answer.document["hits"] == 1
+    assert answer.document["sessions"] == 1
+    assert "discoveries 3" in answer.text
+    assert tools.stats(session="zzz").document["discoveries"] == 0
+    assert tools.stats(since="1h").document["discoveries"] == 3
+
+
+def test_stats_rejects_a_bad_since(example_copy: Path, state: Path) -> None:
+    answer = make_tools(example_copy, state).stats(since="yesterday-ish")
+    assert answer.error and "--since" in answer.text
+
+
+def test_no_events_when_recording_is_off(example_copy: Path, state: Path) -> None:
+    tools = make_tools(example_copy, state, record_events=False)
+    tools.context_for_paths(["src/ui/README.md"])
+    assert not (state / "events").exists()
+
+
+def test_an_internal_failure_is_an_error_answer(
+    example_copy: Path, state: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tools = make_tools(example_copy, state)
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(tools, "_touch", broken)
+    answer = tools.context_for_paths(["src"])
+    assert answer.error and "internal error" in answer.text and "boom" in answer.text
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(paths=st.lists(st.text(max_size=40), min_size=1, max_size=4), cwd=st.none() | st.text(max_size=12))
+def test_any_text_gives_an_answer_never_an_exception(
+    example_copy: Path, state: Path, paths: list[str], cwd: str | None
+) -> None:
+    tools = make_tools(example_copy, state, use_git=False, record_events=False)
+    answer = tools.context_for_paths(paths, cwd=cwd, session_id="fuzz")
+    assert isinstance(answer, ToolAnswer) and answer.text
+    assert answer.error == ("error" in answer.document)
+    if not answer.error:
+        assert len(answer.document["touched"]) == len(paths)
+    explained = tools.explain(paths[0], cwd=cwd)
+    assert isinstance(explained, ToolAnswer) and explained.text
