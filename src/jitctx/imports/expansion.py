@@ -215,7 +215,7 @@ class _Walk:
             return outcome(status, message, real if status is ImportStatus.MISSING else None)
         if read.status is not ImportStatus.OK or read.text is None:
             return outcome(read.status, read.message or read.status.value, real)
-        added = len(_SEPARATOR) + len(read.text.encode("utf-8", errors="replace"))
+        added = len(_SEPARATOR) + read.byte_length()
         if self.size + added > MAX_EXPANDED_BYTES:
             message = f"the expansion would pass {MAX_EXPANDED_BYTES:,} bytes; not included"
             return outcome(ImportStatus.TOO_LARGE, message, real)

@@ -1,9 +1,8 @@
 """Where the prose of a Markdown text is, as markdown-it-py sees it (CommonMark plus tables, like Marked).
 
 `prose_blocks` yields each block of prose holding an `@` with the source line it starts on and the ranges
-inside it that are not prose: code spans, inline HTML tags and comments. Fenced and indented code never
-appear; raw HTML blocks appear with their tags and comments blanked, unless they hold code (`<pre>`,
-`<script>`, `<style>`, `<textarea>`).
+inside it that are not prose: code spans, HTML tags and comments. Fenced and indented code never appear,
+nor do raw HTML blocks that hold code (`<pre>`, `<script>`, `<style>`, `<textarea>`).
 
 markdown-it's inline parser is fast on prose but slow on walls of punctuation (about 20 µs per character
 of `[[[[` or `*_*_`), so a block of prose longer than `INLINE_PARSE_LIMIT` characters is scanned by
@@ -61,8 +60,9 @@ def prose_blocks(source: str) -> Iterator[tuple[int, str, list[Span]]]:
                 spans = inline_spans(content, md, env)
             yield block.map[0], content, spans
         elif block.type == "html_block" and not _RAW_HTML.match(block.content.lstrip()):
-            blanked = _HTML_MARKUP.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), block.content)
-            yield block.map[0], blanked, []
+            # Raw HTML is not parsed further: its tags and comments are skipped like inline HTML.
+            markup = [(m.start(), m.end()) for m in _HTML_MARKUP.finditer(block.content)]
+            yield block.map[0], block.content, markup
 
 
 def inline_spans(content: str, md: MarkdownIt | None = None, env: dict[str, Any] | None = None) -> list[Span]:

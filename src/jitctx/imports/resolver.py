@@ -58,6 +58,12 @@ class ReadResult:
     mtime_ns: int | None = None
     message: str = ""
     warnings: tuple[str, ...] = ()  # about the content (e.g. not UTF-8); the caller adds the file name
+    text_bytes: int | None = None  # UTF-8 length of `text`, kept so cached reads do not re-encode
+
+    def byte_length(self) -> int:
+        if self.text_bytes is not None:
+            return self.text_bytes
+        return len(self.text.encode("utf-8", errors="replace")) if self.text is not None else 0
 
 
 class Resolver(Protocol):
@@ -82,7 +88,8 @@ def decode_text(data: bytes) -> ReadResult:
         )
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     front = split_frontmatter(text)
-    return ReadResult(ImportStatus.OK, front.body, front.body_line, warnings=tuple(warnings))
+    size = len(front.body.encode("utf-8", errors="replace"))
+    return ReadResult(ImportStatus.OK, front.body, front.body_line, warnings=tuple(warnings), text_bytes=size)
 
 
 class FileResolver:
@@ -179,6 +186,7 @@ def _read_regular(path: str, info: os.stat_result) -> ReadResult:
         size=info.st_size,
         mtime_ns=info.st_mtime_ns,
         warnings=decoded.warnings,
+        text_bytes=decoded.text_bytes,
     )
 
 
