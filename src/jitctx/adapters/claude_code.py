@@ -1,0 +1,70 @@
+"""Claude Code's hook dialect: the events jitctx answers and the settings entries that register it.
+
+Hook input (code.claude.com/docs/en/hooks), as JSON on stdin; every event carries `session_id`,
+`transcript_path`, `cwd` and `hook_event_name`, and `agent_id` when it fired inside a sub-agent:
+
+    SessionStart        source: startup | resume | clear | compact
+    UserPromptSubmit    prompt
+    PostToolUse         tool_name, tool_input, tool_response, tool_use_id
+    InstructionsLoaded  file_path, memory_type, load_reason, globs, trigger_file_path, parent_file_path
+
+The answer is `{"hookSpecificOutput": {"hookEventName": EVENT, "additionalContext": TEXT}}`, or `{}`.
+Hooks are registered in settings.json (`.claude/settings.json` for a project, `.claude/settings.local.json`
+for a project but not committed, `~/.claude/settings.json` for a user) as
+`hooks: {EVENT: [{matcher, hooks: [{type: "command", command, timeout}]}]}`; `timeout` is in seconds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from jitctx.adapters.common import Host
+from jitctx.adapters.settings import HookEntry
+
+AGENT = "claude-code"
+
+# The Claude Code tools whose paths jitctx follows (each has a declaration in jitctx.touched.tools).
+TOOLS = (
+    "Read",
+    "Write",
+    "Edit",
+    "MultiEdit",
+    "NotebookEdit",
+    "NotebookRead",
+    "Glob",
+    "Grep",
+    "LS",
+    "LSP",
+    "Bash",
+)
+TIMEOUT_S = 10
+
+ENTRIES: tuple[HookEntry, ...] = (
+    HookEntry("SessionStart", "startup|resume|clear|compact", TIMEOUT_S),
+    HookEntry("UserPromptSubmit", None, TIMEOUT_S),
+    HookEntry("PostToolUse", "|".join(TOOLS), TIMEOUT_S),
+    HookEntry("InstructionsLoaded", None, TIMEOUT_S),
+)
+
+SCOPES = ("project", "local", "user")
+
+
+def _same_tool(tool_name: str, tool_input: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]]:
+    return tool_name, tool_input
+
+
+HOST = Host(
+    name=AGENT,
+    events=frozenset({"SessionStart", "UserPromptSubmit", "PostToolUse", "InstructionsLoaded"}),
+    map_tool=_same_tool,
+)
+
+
+def settings_path(scope: str, root: str, home: str) -> Path:
+    """The settings file of a scope: the project's, the project's uncommitted one, or the user's."""
+    if scope == "user":
+        return Path(home) / ".claude" / "settings.json"
+    name = "settings.local.json" if scope == "local" else "settings.json"
+    return Path(root) / ".claude" / name

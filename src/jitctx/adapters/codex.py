@@ -1,0 +1,63 @@
+"""Codex's hook dialect. Codex finds AGENTS.md only from the root to the cwd, at start; this brings nested
+AGENTS.md files, the other instruction formats and scoped rules on every edit and command.
+
+Hook input (openai/codex, codex-rs/hooks/schema/generated/*.command.input.schema.json): every event carries
+`session_id`, `transcript_path`, `cwd`, `hook_event_name`, `model`, `permission_mode` (and `agent_id` in
+a sub-agent):
+
+    SessionStart      source: startup | resume | clear (| compact, newer releases)
+    UserPromptSubmit  prompt, turn_id
+    PostToolUse       tool_name, tool_input, tool_response, tool_use_id, turn_id
+
+Tool names in hook payloads are `Bash` (tool_input `{"command": "..."}`), `apply_patch` (tool_input
+`{"command": PATCH}`) and `mcp__server__tool`. The answer has Claude Code's shape:
+`{"hookSpecificOutput": {"hookEventName": EVENT, "additionalContext": TEXT}}`.
+
+Hooks are registered in `hooks.json` next to a config layer: `~/.codex/hooks.json` ($CODEX_HOME) for a
+user, `<repo>/.codex/hooks.json` for a project, with the same `{hooks: {EVENT: [{matcher, hooks: [{type:
+"command", command, timeout}]}]}}` shape (developers.openai.com/codex/hooks). Codex runs a new or changed
+hook only after the user trusts it with `/hooks`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from jitctx.adapters.common import Host
+from jitctx.adapters.settings import HookEntry
+
+AGENT = "codex"
+TIMEOUT_S = 10
+
+ENTRIES: tuple[HookEntry, ...] = (
+    HookEntry("SessionStart", "startup|resume|clear|compact", TIMEOUT_S),
+    HookEntry("UserPromptSubmit", None, TIMEOUT_S),
+    HookEntry("PostToolUse", "Bash|apply_patch", TIMEOUT_S),
+)
+
+SCOPES = ("project", "user")
+
+
+def map_tool(tool_name: str, tool_input: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]]:
+    """Codex hook names to the registry's: its shell is `shell` (a `workdir` may come along), and its
+    patch text arrives as `command`, where the registry reads `input`."""
+    if tool_name == "Bash":
+        return "shell", tool_input
+    if tool_name == "apply_patch" and "input" not in tool_input and "command" in tool_input:
+        return "apply_patch", {"input": tool_input["command"]}
+    return tool_name, tool_input
+
+
+HOST = Host(
+    name=AGENT,
+    events=frozenset({"SessionStart", "UserPromptSubmit", "PostToolUse"}),
+    map_tool=map_tool,
+)
+
+
+def settings_path(scope: str, root: str, home: str, codex_home: str | None = None) -> Path:
+    if scope == "user":
+        return Path(codex_home) / "hooks.json" if codex_home else Path(home) / ".codex" / "hooks.json"
+    return Path(root) / ".codex" / "hooks.json"

@@ -1,0 +1,352 @@
+"""One hook event in, one answer out: the engine the Claude Code and Codex adapters share.
+
+Each hook call is its own process, so the session lives in the session store (one JSON file and a lock per
+session id) and every file goes out once per session. The engine discovers with the `jitctx` profile (every
+instruction format) and sends only what the host agent does not load by itself (`native.HostFiles`).
+
+`run_hook` never raises: whatever goes wrong (bad JSON, a missing field, an unknown event, a state dir that
+cannot be written, a bug) is written to `<state dir>/hook.log`, and the answer is `{}`. A hook must never
+block the agent over a missed optimisation.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from jitctx.adapters.context import CONTEXT_LIMIT, fit_context, mentions
+from jitctx.model import Discovery, InstructionFile, Load, LoadReason, Startup
+
+if TYPE_CHECKING:  # imported where used: the hook path loads only what an event needs
+    from jitctx.discovery.session import Session
+    from jitctx.discovery.store import OpenSession
+    from jitctx.telemetry.store import EventStore
+
+Answer = dict[str, Any]
+# The host's tool name and input -> the name and input the touched-paths registry understands.
+ToolMapper = Callable[[str, Mapping[str, Any]], tuple[str, Mapping[str, Any]]]
+DISCOVERY_PROFILE = "jitctx"
+
+
+class HookError(Exception):
+    """The event cannot be answered (malformed payload, unknown event); logged, answered with `{}`."""
+
+
+# NamedTuples, not dataclasses: building a dataclass costs milliseconds at import, on every tool call.
+class Host(NamedTuple):
+    """One agent's hook dialect."""
+
+    name: str  # also the profile that says what the agent loads by itself
+    events: frozenset[str]
+    map_tool: ToolMapper
+
+
+class HookEnv(NamedTuple):
+    """What the edge (CLI) decides for the engine: where state lives, whose home, how much to send."""
+
+    state_dir: Path
+    home: str | None = None
+    use_git: bool = True
+    limit: int = CONTEXT_LIMIT
+
+
+def run_hook(
+    host: Host, raw: bytes | str, env: HookEnv, report: Callable[[str], None] | None = None
+) -> Answer:
+    """The answer to one hook event given as raw JSON; `{}` when there is nothing to add or on error.
+    Errors go to the hook log and, when given, to `report` (one line)."""
+    try:
+        payload = json.loads(raw) if raw and raw.strip() else None
+        if not isinstance(payload, dict):
+            what = "empty input" if payload is None else f"a JSON {type(payload).__name__}"
+            raise HookError(f"expected one hook event as a JSON object on stdin, got {what}")
+        return Engine(host, env).answer(payload)
+    except Exception as exc:  # the hook contract: log it, answer {}, never block the agent
+        message = f"{type(exc).__name__}: {exc}"
+        log_problem(env.state_dir, host.name, message)
+        if report is not None:
+            report(f"jitctx hook {host.name}: {' '.join(message.split())} (answered {{}})")
+        return {}
+
+
+def log_problem(state_dir: Path, agent: str, message: str) -> None:
+    """Append one line to `<state dir>/hook.log`; a log that cannot be written is given up silently."""
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime())
+    line = f"{stamp}Z {agent}: {' '.join(message[:2000].split())}\n"
+    try:
+        state_dir.mkdir(parents=True, exist_ok=True)
+        with open(state_dir / "hook.log", "a", encoding="utf-8") as log:
+            log.write(line)
+    except OSError:
+        pass
+
+
+def find_root(start: str, markers: tuple[str, ...]) -> str:
+    """Nearest ancestor of `start` (itself included) holding a marker; `start` when none does."""
+    current = os.path.realpath(start)
+    while True:
+        if any(os.path.lexists(os.path.join(current, marker)) for marker in markers):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return os.path.realpath(start)
+        current = parent
+
+
+def text_field(payload: Mapping[str, Any], key: str) -> str:
+    value = payload.get(key)
+    if not isinstance(value, str) or not value:
+        raise HookError(f"hook event has no {key!r} string (got {type(value).__name__})")
+    return value
+
+
+def answer(event: str, text: str) -> Answer:
+    if not text:
+        return {}
+    return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
+
+
+class Engine:
+    """Answers the events of one host: SessionStart, UserPromptSubmit, PostToolUse, InstructionsLoaded."""
+
+    def __init__(self, host: Host, env: HookEnv) -> None:
+        self.host = host
+        self.env = env
+
+    def answer(self, payload: Mapping[str, Any]) -> Answer:
+        event = text_field(payload, "hook_event_name")
+        if event not in self.host.events:
+            raise HookError(f"unknown hook event {event!r} for {self.host.name}")
+        if event == "InstructionsLoaded":
+            self._record_host_load(payload)
+            return {}
+        session_id = text_field(payload, "session_id")
+        cwd = text_field(payload, "cwd")
+        if not os.path.isabs(cwd) or not os.path.isdir(cwd):
+            raise HookError(f"hook event cwd {cwd!r} is not an existing absolute directory")
+        agent_id = payload.get("agent_id")
+        channel = agent_id if isinstance(agent_id, str) and agent_id else "main"
+        if event == "PostToolUse":
+            tool_name, tool_input = self._tool(payload)
+            from jitctx.touched import affected_paths
+
+            paths = list(affected_paths(tool_name, tool_input))
+            return self._discover(event, session_id, cwd, channel, paths, payload["tool_name"])
+        if event == "UserPromptSubmit":
+            prompt = payload.get("prompt")
+            if not isinstance(prompt, str):
+                raise HookError("UserPromptSubmit event has no 'prompt' string")
+            found = [m for m in mentions(prompt) if os.path.exists(os.path.join(cwd, os.path.expanduser(m)))]
+            return self._discover(event, session_id, cwd, channel, found, None)
+        if event == "SessionStart":
+            source = payload.get("source")
+            return self._session_start(session_id, cwd, source if isinstance(source, str) else "startup")
+        raise HookError(f"hook event {event!r} is accepted but has no handler")  # pragma: no cover
+
+    # -- events ----------------------------------------------------------------------------------------
+
+    def _tool(self, payload: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]]:
+        tool_name = text_field(payload, "tool_name")
+        tool_input = payload.get("tool_input")
+        if not isinstance(tool_input, Mapping):
+            raise HookError(f"PostToolUse tool_input is a {type(tool_input).__name__}, not an object")
+        return self.host.map_tool(tool_name, tool_input)
+
+    def _session_start(self, session_id: str, cwd: str, source: str) -> Answer:
+        context = _Context(self, session_id, cwd)
+        if source in ("startup", "clear"):
+            context.store.delete(context.key)  # a fresh context window holds nothing of ours
+        with context.open() as opened:
+            session = opened.session
+            if opened.new:
+                loads = context.start(session)
+            elif source == "compact":
+                # Compaction drops what was added during the session; the host reloads only its startup
+                # files, so everything else the session held goes out again.
+                loads = [Load(file, LoadReason.COMPACT) for file in context.lost_in_compaction(session)]
+                context.log_startup(session, loads, signals=("compact",))
+            else:
+                loads = []  # a resumed conversation still holds what we sent before
+        return answer("SessionStart", context.fit(loads))
+
+    def _discover(
+        self, event: str, session_id: str, cwd: str, channel: str, paths: list[str], tool: str | None
+    ) -> Answer:
+        if not paths:
+            # Nothing touched: answered without opening the session (most Bash calls land here). A session
+            # that has not started yet starts with the next event that touches a path.
+            return {}
+        from jitctx.discovery.session import merge_discoveries
+
+        context = _Context(self, session_id, cwd)
+        with context.open() as opened:
+            session = opened.session
+            loads = context.start(session) if opened.new and channel == "main" else []
+            steps = [context.with_trigger(step) for step in session.discover_many(paths, channel)]
+            step = merge_discoveries(tool or "prompt", steps, channel)
+            sent = context.outgoing(step.loaded, tool or "")
+            context.log_discovery(session, step, sent, channel)
+            loads.extend(sent)
+        return answer(event, context.fit(loads))
+
+    def _record_host_load(self, payload: Mapping[str, Any]) -> None:
+        """Claude Code's own load, into the same event log (a sub-agent's when `agent_id` is set)."""
+        from jitctx.telemetry.events import event_from_instructions_loaded
+
+        path = text_field(payload, "file_path")
+        cwd = payload.get("cwd")
+        root = find_root(cwd, _markers()) if isinstance(cwd, str) and os.path.isdir(cwd) else None
+        try:
+            size: int | None = os.stat(path).st_size
+        except OSError:
+            size = None
+        record = event_from_instructions_loaded(payload, root=root, file_bytes=size)
+        self.event_store().append(record)
+
+    def event_store(self) -> EventStore:
+        from jitctx.telemetry.store import EventStore
+
+        def warn(message: str) -> None:
+            log_problem(self.env.state_dir, self.host.name, message)
+
+        return EventStore(self.env.state_dir / "events", warn=warn)
+
+
+def _markers() -> tuple[str, ...]:
+    from jitctx.profiles import get_profile
+
+    return get_profile(DISCOVERY_PROFILE).root_markers
+
+
+class _Context:
+    """The project, host view, session store and event log of one event."""
+
+    def __init__(self, engine: Engine, session_id: str, cwd: str) -> None:
+        from jitctx.adapters.native import HostFiles
+        from jitctx.discovery.store import SessionStore
+        from jitctx.profiles import get_profile
+        from jitctx.project import Project
+
+        self.engine = engine
+        self.session_id = session_id
+        self.cwd = cwd
+        self.project = Project(find_root(cwd, _markers()), profile=DISCOVERY_PROFILE, home=engine.env.home)
+        self.host_files = HostFiles(get_profile(engine.host.name), self.project.root, cwd, self.project.home)
+        self.store = SessionStore(engine.env.state_dir / "sessions")
+        # Namespaced, so a Codex and a Claude Code session (or `jitctx touch --session`) never share state.
+        self.key = f"{engine.host.name}.{session_id}"
+        self._events: EventStore | None = None
+
+    def open(self) -> AbstractContextManager[OpenSession]:
+        return self.store.open(self.project, self.key, cwd=self.cwd, use_git=self.engine.env.use_git)
+
+    def outgoing(self, loads: tuple[Load, ...] | list[Load], tool: str | None) -> list[Load]:
+        """The loads the host does not have by itself (`tool` None: at session start)."""
+        parents: set[str] = set()
+        return [load for load in loads if not self.host_files.native(load, tool, parents)]
+
+    def with_trigger(self, step: Discovery) -> Discovery:
+        """A step whose loads all name the touched path (the session leaves it out for unscoped files)."""
+        from jitctx.discovery.boundary import is_inside, relative_posix
+
+        if all(load.trigger is not None for load in step.loaded):
+            return step
+        absolute = os.path.realpath(os.path.join(self.cwd, os.path.expanduser(step.trigger)))
+        shown = (
+            relative_posix(absolute, self.project.root)
+            if is_inside(absolute, self.project.root)
+            else absolute
+        )
+        loads = tuple(
+            load if load.trigger is not None else replace(load, trigger=shown) for load in step.loaded
+        )
+        return replace(step, loaded=loads)
+
+    def lost_in_compaction(self, session: Session) -> list[InstructionFile]:
+        """The main channel's blocks the host does not reload after compaction, in load order.
+
+        An import goes with the file that imported it. The session state keeps each file's reason but not
+        its parent; imports are stored right after the file that pulled them in, so an import shares the
+        fate of the nearest file before it that is not an import."""
+        state = session.channels.get("main")
+        if state is None:
+            return []
+        session.blocks("main")  # reads the texts a resumed session has not read yet
+        lost: list[InstructionFile] = []
+        reloaded = False
+        for path, entry in state.loaded.items():
+            file = state.blocks.get(path)
+            if file is None:
+                continue
+            if entry.reason != LoadReason.INCLUDE.value:
+                reloaded = self.host_files.at_startup(file)
+            if not reloaded:
+                lost.append(file)
+        return lost
+
+    def start(self, session: Session) -> list[Load]:
+        startup = session.startup()
+        sent = self.outgoing(startup.loaded, None)
+        self.log_startup(session, sent, signals=startup.signals, startup=startup)
+        return sent
+
+    def fit(self, loads: list[Load]) -> str:
+        return fit_context(loads, self.engine.env.limit).text
+
+    # -- telemetry: what jitctx sent; what the host loaded itself arrives through InstructionsLoaded ------
+
+    def _append(self, record: dict[str, Any]) -> None:
+        record["agent"] = self.engine.host.name
+        if self._events is None:
+            self._events = self.engine.event_store()
+        self._events.append(record)
+
+    def log_startup(
+        self, session: Session, sent: list[Load], signals: tuple[str, ...], startup: Startup | None = None
+    ) -> None:
+        from jitctx.telemetry.events import event_from_startup
+
+        base = startup or Startup(self.project.root, self._cwd_shown(), DISCOVERY_PROFILE, (), (), (), ())
+        record = event_from_startup(
+            replace(base, signals=signals, loaded=tuple(sent)),
+            session_id=self.session_id,
+            cumulative_bytes=self._held_bytes(session, "main"),
+        )
+        self._append(record)
+
+    @staticmethod
+    def _held_bytes(session: Session, channel: str) -> int:
+        """What the channel carries. Texts not read in this process count by their size on disk, since
+        reading them (and parsing their frontmatter) on every tool call would cost more than the figure
+        is worth; telemetry.held_bytes(session.blocks()) is the exact, slower form."""
+        state = session.channels.get(channel)
+        if state is None:
+            return 0
+        blocks = state.blocks
+        return sum(blocks[p].body_bytes if p in blocks else e.size for p, e in state.loaded.items())
+
+    def _cwd_shown(self) -> str:
+        from jitctx.discovery.boundary import is_inside, relative_posix
+
+        real = os.path.realpath(self.cwd)
+        return (
+            (relative_posix(real, self.project.root) or ".") if is_inside(real, self.project.root) else real
+        )
+
+    def log_discovery(self, session: Session, step: Discovery, sent: list[Load], channel: str) -> None:
+        from jitctx.telemetry.events import event_from_discovery
+
+        record = event_from_discovery(
+            replace(step, loaded=tuple(sent), hit=bool(sent)),
+            session_id=self.session_id,
+            root=self.project.root,
+            cumulative_bytes=self._held_bytes(session, channel),
+            cwd=self.cwd,
+        )
+        self._append(record)

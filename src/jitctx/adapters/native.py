@@ -1,0 +1,131 @@
+"""Which instruction files a host agent loads by itself, so a hook never sends them a second time.
+
+jitctx discovers with its own profile (every format), then asks a host profile what the agent already has:
+
+* at session start (and again after compaction) the host loads its own file names on the chain from the
+  root to the cwd, its unconditional rules, and its user and managed files;
+* while it works, a host whose profile has `native_jit` loads its own nested files and path-scoped rules,
+  after a *read*. Claude Code's memory docs: nested CLAUDE.md files "are only included when Claude reads
+  files in those subtrees" (docs.claude.com, Claude Code memory). So after a Read they count as the host's;
+  after Write, Bash or anything else jitctx sends them. Edit counts as a write too: a user report of
+  v2.1.170 (anthropics/claude-code#68607) says edits inject nested memory as well, but Claude Code refuses
+  an Edit of a file it has not read, so the Read came first and its files are already held: an Edit
+  finds nothing new either way. Codex (`native_jit = False`) never loads nested files, so everything
+  beyond its root-to-cwd AGENTS.md goes out;
+* an `@import` is native exactly when the file that imports it is.
+
+Only names and places are compared, never contents: the profile is the single place that knows a host.
+"""
+
+from __future__ import annotations
+
+import os
+
+from jitctx.discovery.boundary import is_inside, relative_posix
+from jitctx.model import InstructionFile, Load, LoadReason, Tier
+from jitctx.profiles import Profile, RulesDir
+
+# Tools after which Claude Code itself loads nested CLAUDE.md files and path-scoped rules.
+NATIVE_READ_TOOLS: dict[str, frozenset[str]] = {"claude-code": frozenset({"Read"})}
+
+
+class HostFiles:
+    """What one host agent holds by itself, for one project root, cwd and home directory."""
+
+    def __init__(self, host: Profile, root: str, cwd: str, home: str | None) -> None:
+        self.host = host
+        self.root = root
+        self.home = home
+        self.managed = {os.path.realpath(p) for p in host.managed_files}
+        real_cwd = os.path.realpath(cwd)
+        if not is_inside(real_cwd, root):
+            real_cwd = root
+        chain = {""}
+        rel = relative_posix(real_cwd, root)
+        parts = rel.split("/") if rel else []
+        for depth in range(1, len(parts) + 1):
+            chain.add("/".join(parts[:depth]))
+        self.cwd_chain = frozenset(chain)  # root-relative directories from the root down to the cwd
+        # Longest first: `.claude/CLAUDE.md` must not be read as `CLAUDE.md` in a folder called `.claude`.
+        self.dir_names = sorted((*host.dir_files, *host.local_files), key=len, reverse=True)
+        self.read_tools = NATIVE_READ_TOOLS.get(host.name, frozenset())
+
+    # -- what kind of file is it, for this host? --------------------------------------------------------
+
+    def _dir_file(self, rel: str) -> str | None:
+        """The root-relative directory of a per-directory file the host knows by name, else None."""
+        for name in self.dir_names:
+            if rel == name:
+                return ""
+            if rel.endswith("/" + name):
+                return rel[: -len(name) - 1]
+        return None
+
+    @staticmethod
+    def _in_rules(rel: str, folders: tuple[RulesDir, ...]) -> bool:
+        return any(rel.startswith(f.path + "/") and rel.endswith(f.suffix) for f in folders)
+
+    def _place(self, file: InstructionFile) -> tuple[str, str | None]:
+        """('dir', directory) | ('rule', None) | ('user', None) | ('managed', None) | ('foreign', None)."""
+        if file.tier is Tier.MANAGED:
+            return ("managed", None) if os.path.realpath(file.path) in self.managed else ("foreign", None)
+        if file.tier is Tier.USER:
+            if self.home is None or not is_inside(file.path, self.home):
+                return "foreign", None
+            rel = relative_posix(file.path, self.home)
+            if rel in self.host.user_files:
+                return "user", None
+            return ("rule", None) if self._in_rules(rel, self.host.user_rules_dirs) else ("foreign", None)
+        if not is_inside(file.path, self.root):
+            return "foreign", None
+        rel = relative_posix(file.path, self.root)
+        if rel in self.host.root_files:
+            return "dir", ""
+        if self._in_rules(rel, self.host.rules_dirs):
+            return "rule", None
+        directory = self._dir_file(rel)
+        return ("dir", directory) if directory is not None else ("foreign", None)
+
+    # -- the questions a hook asks ----------------------------------------------------------------------
+
+    def at_startup(self, file: InstructionFile) -> bool:
+        """Does the host load this file at session start (and reload it after compaction)?"""
+        kind, directory = self._place(file)
+        if kind in ("managed", "user"):
+            return True
+        if kind == "rule":
+            return not file.conditional
+        if kind == "dir":
+            return directory in self.cwd_chain
+        return False
+
+    def after_tool(self, file: InstructionFile, tool_name: str) -> bool:
+        """Does the host hold this file after a call of `tool_name` that brought it into scope?"""
+        if self.at_startup(file):
+            return True
+        if not self.host.native_jit or tool_name not in self.read_tools:
+            return False
+        return self._place(file)[0] in ("dir", "rule")
+
+    def native(self, load: Load, tool_name: str | None, native_parents: set[str]) -> bool:
+        """Whether the host has this load without jitctx; `native_parents` collects native displays so
+        that imports of a native file count as native too (pass the same set for one batch)."""
+        file = load.file
+        if load.reason is LoadReason.INCLUDE and load.parent is not None:
+            held = load.parent in native_parents or self._display_native(load.parent, tool_name)
+        elif tool_name is None:
+            held = self.at_startup(file)
+        else:
+            held = self.after_tool(file, tool_name)
+        if held:
+            native_parents.add(file.display)
+        return held
+
+    def _display_native(self, display: str, tool_name: str | None) -> bool:
+        """Nativeness of an importing file known only by its display path (loaded in an earlier call)."""
+        path = display if os.path.isabs(display) else os.path.join(self.root, *display.split("/"))
+        tier = Tier.PROJECT
+        if self.home is not None and is_inside(path, self.home) and not is_inside(path, self.root):
+            tier = Tier.USER
+        probe = InstructionFile(path=path, display=display, tier=tier, text="", size=0, mtime_ns=0)
+        return self.at_startup(probe) if tool_name is None else self.after_tool(probe, tool_name)

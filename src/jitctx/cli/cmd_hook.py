@@ -1,0 +1,149 @@
+"""`jitctx hook claude-code|codex`: answer one hook event of an agent (JSON on stdin, JSON on stdout).
+
+This runs on every tool call, so it imports little: the engine and the session store, and yaml or the glob
+libraries only when a rule file must be parsed. `fast_main` answers without building the argparse parser.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, BinaryIO
+
+if TYPE_CHECKING:  # argparse (and gettext, locale behind it) is not needed to answer a hook
+    import argparse
+
+AGENTS = ("claude-code", "codex")
+
+HELP = """\
+Reads ONE hook event as JSON on stdin and prints the answer as JSON on stdout:
+{"hookSpecificOutput": {"hookEventName": EVENT, "additionalContext": TEXT}} when instruction files apply,
+{} when there is nothing to add. It always exits 0; problems (bad JSON, an unknown event, a state dir that
+cannot be written) are logged to <state dir>/hook.log and answered with {}, so the agent is never blocked.
+
+Events: SessionStart (startup, resume, clear, compact), UserPromptSubmit (@path mentions count as touches),
+PostToolUse (the paths a tool read or wrote), and for Claude Code InstructionsLoaded (recorded in the event
+log, so `jitctx stats` covers the agent's own loads too). Files the agent loads by itself are not sent;
+each other file is sent once per session, and again after compaction. Register it with `jitctx install`.
+
+examples:
+  echo '{"hook_event_name": "PostToolUse", "session_id": "s1", "cwd": "'$PWD'",
+         "tool_name": "Read", "tool_input": {"file_path": "src/api/users.ts"}}' | jitctx hook claude-code
+  jitctx hook codex < event.json
+"""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = HELP
+    parser.add_argument("agent", choices=AGENTS, help="whose hook event this is")
+    # Not jitctx.cli.common.add_state_dir: importing that module pulls in the whole project model.
+    parser.add_argument(
+        "--state-dir",
+        metavar="DIR",
+        type=Path,
+        help="where session state and events are kept (default: $JITCTX_STATE_DIR, else "
+        "$XDG_STATE_HOME/jitctx, else ~/.local/state/jitctx)",
+    )
+    parser.add_argument("--no-git", action="store_true", help="do not ask git for changed files at startup")
+    parser.add_argument(
+        "--json", action="store_true", help="accepted for uniformity: the answer is always JSON"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    return serve(args.agent, state_dir=args.state_dir, use_git=not args.no_git)
+
+
+def default_state_dir() -> Path:
+    # The same rule as jitctx.cli.common.default_state_dir, without importing argparse-heavy modules.
+    explicit = os.environ.get("JITCTX_STATE_DIR")
+    if explicit:
+        return Path(explicit)
+    xdg = os.environ.get("XDG_STATE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".local" / "state") / "jitctx"
+
+
+def serve(
+    agent: str,
+    *,
+    state_dir: Path | None = None,
+    use_git: bool = True,
+    stdin: BinaryIO | None = None,
+    stdout: Any = None,
+) -> int:
+    """Answer one event from `stdin` on `stdout`; always 0, whatever happens."""
+    from jitctx.adapters.common import HookEnv, run_hook
+
+    try:
+        home = os.environ.get("JITCTX_HOME") or str(Path.home())
+    except (RuntimeError, KeyError):  # no HOME and no passwd entry: there is no user tier then
+        home = None
+    try:
+        chosen = state_dir if state_dir is not None else default_state_dir()
+    except (RuntimeError, KeyError):  # no home to put state under: a private dir in the temp dir
+        import tempfile
+
+        chosen = Path(tempfile.gettempdir()) / f"jitctx-state-{os.getuid()}"
+    env = HookEnv(state_dir=chosen, home=home, use_git=use_git)
+    try:
+        raw = (stdin or sys.stdin.buffer).read()
+    except (OSError, ValueError) as exc:  # a closed or unreadable stdin is bad input like any other
+        raw = b""
+        _report(f"jitctx hook {agent}: cannot read stdin ({exc})")
+    result = run_hook(_host(agent), raw, env, report=_report)
+    _write(result, stdout)
+    return 0
+
+
+def _host(agent: str) -> Any:
+    if agent == "codex":
+        from jitctx.adapters.codex import HOST
+    else:
+        from jitctx.adapters.claude_code import HOST
+    return HOST
+
+
+def _report(line: str) -> None:
+    try:
+        print(line, file=sys.stderr)
+    except (OSError, ValueError):
+        pass
+
+
+def _write(result: dict[str, Any], stdout: Any) -> None:
+    import json
+
+    text = json.dumps(result, ensure_ascii=False) + "\n"
+    try:
+        if stdout is not None:
+            stdout.write(text)
+        else:
+            sys.stdout.buffer.write(text.encode("utf-8"))
+            sys.stdout.flush()
+    except (OSError, ValueError):  # the agent stopped listening; nothing left to do
+        pass
+
+
+def fast_main(argv: Sequence[str]) -> int | None:
+    """`jitctx hook AGENT [--state-dir DIR] [--no-git] [--json]` without argparse; None when `argv` asks
+    for anything else (help, a typo), so the caller falls back to the full parser and its messages."""
+    if not argv or argv[0] not in AGENTS:
+        return None
+    state: Path | None = None
+    use_git = True
+    rest = list(argv[1:])
+    while rest:
+        option = rest.pop(0)
+        if option == "--no-git":
+            use_git = False
+        elif option == "--json":
+            continue
+        elif option == "--state-dir" and rest:
+            state = Path(rest.pop(0))
+        elif option.startswith("--state-dir="):
+            state = Path(option.split("=", 1)[1])
+        else:
+            return None
+    return serve(argv[0], state_dir=state, use_git=use_git)

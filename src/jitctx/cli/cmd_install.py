@@ -1,0 +1,201 @@
+"""`jitctx install|uninstall claude-code|codex`: add or remove jitctx's hooks in an agent's settings file.
+
+Both commands use this module; `configure` tells them apart by the parser's name.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from jitctx.cli.common import add_json, add_root, print_json, table
+from jitctx.errors import UsageError
+
+if TYPE_CHECKING:
+    from jitctx.adapters.settings import Change, HookEntry
+
+AGENTS = ("claude-code", "codex")
+
+INSTALL_HELP = """\
+Merges jitctx's hook entries into the agent's settings file and leaves everything else in it as it was.
+Installing twice changes nothing (the file is not even rewritten). Before any change the old file is copied
+to NAME.bak-<timestamp>. A file that is not valid JSON, not a JSON object, or whose 'hooks' has the wrong
+type is refused (exit 2) and left alone.
+
+Where the entries go:
+  claude-code  --scope project  <root>/.claude/settings.json        (committed, shared with the team)
+               --scope local    <root>/.claude/settings.local.json  (this checkout only)
+               --scope user     ~/.claude/settings.json             (every project)
+  codex        --scope project  <root>/.codex/hooks.json
+               --scope user     ~/.codex/hooks.json ($CODEX_HOME/hooks.json when set)
+
+The command written is `jitctx hook AGENT` when `jitctx` is on PATH, else the absolute
+`PYTHON -m jitctx hook AGENT` of this installation; --command replaces it. Codex runs a new hook only after
+you trust it: open /hooks in Codex once after installing.
+
+examples:
+  jitctx install claude-code --dry-run
+  jitctx install claude-code --scope user
+  jitctx install codex --root ~/src/app --json
+"""
+
+UNINSTALL_HELP = """\
+Removes jitctx's hook entries (commands running `jitctx hook AGENT`) from the agent's settings file and
+nothing else; a matcher group or event left empty by that goes too. The old file is kept as
+NAME.bak-<timestamp>. Same scopes and paths as `jitctx install`.
+
+examples:
+  jitctx uninstall claude-code --dry-run
+  jitctx uninstall codex --scope user
+"""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    removing = parser.prog.endswith("uninstall")
+    parser.set_defaults(uninstall=removing)
+    parser.epilog = UNINSTALL_HELP if removing else INSTALL_HELP
+    parser.add_argument("agent", choices=AGENTS, help="the agent whose settings to change")
+    parser.add_argument(
+        "--scope",
+        choices=("project", "local", "user"),
+        default="project",
+        help="which settings file (default: project; 'local' is Claude Code only), see below",
+    )
+    add_root(parser)
+    parser.add_argument("--dry-run", action="store_true", help="show the change as a diff; write nothing")
+    if not removing:
+        # dest is not "command": main's subparsers already keep the command name there.
+        parser.add_argument(
+            "--command", dest="hook_command", metavar="CMD", help="the hook command to register (see below)"
+        )
+    add_json(parser)
+
+
+def home_dir() -> str:
+    return os.environ.get("JITCTX_HOME") or str(Path.home())
+
+
+def default_command(agent: str) -> str:
+    """`jitctx hook AGENT` when jitctx is on PATH (portable across machines), else this interpreter's."""
+    if shutil.which("jitctx"):
+        return f"jitctx hook {agent}"
+    return f"{shlex.quote(sys.executable)} -m jitctx hook {agent}"
+
+
+def settings_file(agent: str, scope: str, root_arg: str | None) -> Path:
+    from jitctx.adapters.common import find_root
+    from jitctx.profiles import get_profile
+
+    if root_arg is not None:
+        root = os.path.abspath(root_arg)
+        if not os.path.isdir(root):
+            raise UsageError(f"--root {root_arg!r} is not an existing directory")
+    else:
+        root = find_root(os.getcwd(), get_profile("jitctx").root_markers)
+    from jitctx.adapters import claude_code, codex
+
+    scopes = codex.SCOPES if agent == "codex" else claude_code.SCOPES
+    if scope not in scopes:
+        raise UsageError(f"--scope {scope} does not exist for {agent}; choose one of: {', '.join(scopes)}")
+    if agent == "codex":
+        return codex.settings_path(scope, root, home_dir(), os.environ.get("CODEX_HOME"))
+    return claude_code.settings_path(scope, root, home_dir())
+
+
+@dataclass(frozen=True)
+class Outcome:
+    path: Path
+    command: str | None
+    changes: tuple[Change, ...]
+    changed: bool
+    backup: Path | None
+    diff: str
+
+
+def run(args: argparse.Namespace) -> int:
+    from jitctx.adapters import settings
+
+    path = settings_file(args.agent, args.scope, args.root)
+    before, data = settings.read_settings(path)
+    command: str | None = None
+    if args.uninstall:
+        after_data, changes = settings.uninstall(data, args.agent)
+    else:
+        command = args.hook_command or default_command(args.agent)
+        if not settings.is_jitctx_command(command, args.agent):
+            raise UsageError(
+                f"--command {command!r} must run `jitctx hook {args.agent}`: that is how jitctx recognises "
+                "its own entries when it updates or removes them"
+            )
+        after_data, changes = settings.install(data, _entries(args.agent), command, args.agent)
+    changed = any(change.action != "kept" for change in changes)
+    after = settings.dump(after_data, before) if changed else (before or "")
+    backup = None
+    if changed and not args.dry_run:
+        backup = settings.write_settings(path, before, after)
+    diff = settings.diff(before, after, path) if changed else ""
+    outcome = Outcome(path, command, tuple(changes), changed, backup, diff)
+    if args.json:
+        print_json(_document(args, outcome))
+    else:
+        _human(args, outcome)
+    return 0
+
+
+def _entries(agent: str) -> tuple[HookEntry, ...]:
+    if agent == "codex":
+        from jitctx.adapters import codex
+
+        return codex.ENTRIES
+    from jitctx.adapters import claude_code
+
+    return claude_code.ENTRIES
+
+
+def _document(args: argparse.Namespace, outcome: Outcome) -> dict[str, Any]:
+    return {
+        "agent": args.agent,
+        "action": "uninstall" if args.uninstall else "install",
+        "scope": args.scope,
+        "path": str(outcome.path),
+        "command": outcome.command,
+        "dry_run": args.dry_run,
+        "changed": outcome.changed,
+        "written": outcome.changed and not args.dry_run,
+        "backup": str(outcome.backup) if outcome.backup is not None else None,
+        "changes": [{"event": c.event, "action": c.action, "matcher": c.matcher} for c in outcome.changes],
+        "diff": outcome.diff,
+    }
+
+
+def _human(args: argparse.Namespace, outcome: Outcome) -> None:
+    path = outcome.path
+    if args.dry_run:
+        print(
+            outcome.diff if outcome.changed else f"{path}: nothing to change",
+            end="" if outcome.changed else "\n",
+        )
+        print(f"jitctx: dry run, {path} not written", file=sys.stderr)
+        return
+    if outcome.changes:
+        rows = [
+            [c.event, "-" if c.action == "removed" else c.matcher or "*", c.action] for c in outcome.changes
+        ]
+        print(table(["event", "matcher", "action"], rows))
+    if not outcome.changed:
+        what = "no jitctx hooks to remove" if args.uninstall else "already installed"
+        print(f"jitctx: {path}: {what}; file not written", file=sys.stderr)
+        return
+    verb = "removed" if args.uninstall else "installed"
+    saved = f" (previous version kept as {outcome.backup})" if outcome.backup else ""
+    print(f"jitctx: {verb} hooks for {args.agent} in {path}{saved}", file=sys.stderr)
+    if outcome.command:
+        print(f"jitctx: hook command: {outcome.command}", file=sys.stderr)
+    if args.agent == "codex" and not args.uninstall:
+        print("jitctx: Codex runs new hooks only once you trust them: open /hooks in Codex", file=sys.stderr)

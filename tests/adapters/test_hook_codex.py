@@ -1,0 +1,110 @@
+"""Codex's dialect: its tool names, and nested AGENTS.md files it never finds by itself."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from jitctx.adapters import claude_code, codex
+from jitctx.touched import affected_paths
+from jitctx.touched.tools import REGISTRY
+
+PATCH = "*** Begin Patch\n*** Add File: svc/b/new.py\n+x = 1\n*** End Patch\n"
+
+
+@pytest.mark.parametrize(
+    ("tool_name", "tool_input", "paths"),
+    [
+        ("Bash", {"command": "echo hi > svc/a/out.txt"}, ("svc/a/out.txt",)),
+        ("Bash", {"command": "touch x.py", "workdir": "svc/a"}, ("svc/a/x.py",)),
+        ("apply_patch", {"command": PATCH}, ("svc/b/new.py",)),
+        ("apply_patch", {"input": PATCH}, ("svc/b/new.py",)),
+        ("mcp__fs__read", {"path": "svc/a/x.py"}, ()),  # unknown tools touch nothing
+    ],
+)
+def test_codex_tool_names_reach_the_registry(
+    tool_name: str, tool_input: dict[str, Any], paths: tuple[str, ...]
+) -> None:
+    assert affected_paths(*codex.map_tool(tool_name, tool_input)) == paths
+
+
+def test_every_tool_in_the_installed_matchers_has_a_declaration() -> None:
+    assert set(claude_code.TOOLS) <= set(REGISTRY)
+    claude_matcher = next(e for e in claude_code.ENTRIES if e.event == "PostToolUse").matcher
+    assert claude_matcher == "|".join(claude_code.TOOLS)
+    codex_matcher = next(e for e in codex.ENTRIES if e.event == "PostToolUse").matcher
+    assert codex_matcher is not None
+    for name in codex_matcher.split("|"):
+        assert codex.map_tool(name, {"command": "x"})[0] in REGISTRY
+
+
+@pytest.fixture
+def services(tree: Any) -> Path:
+    root: Path = tree(
+        {
+            ".git/HEAD": "x\n",
+            "AGENTS.md": "# Root guide\n",
+            "svc/a/AGENTS.md": "# Service A guide\n",
+            "svc/a/main.py": "",
+            "svc/b/AGENTS.md": "# Service B guide\n",
+            "svc/b/AGENTS.override.md": "# Service B override\n",
+        }
+    )
+    return root
+
+
+def codex_event(cwd: Path, name: str, **fields: Any) -> dict[str, Any]:
+    return {
+        "session_id": "cx",
+        "transcript_path": None,
+        "cwd": str(cwd),
+        "hook_event_name": name,
+        "model": "gpt-5-codex",
+        "permission_mode": "default",
+        **fields,
+    }
+
+
+def test_codex_started_in_a_service_gets_only_what_it_lacks(
+    services: Path, call_hook: Any, answers: Any
+) -> None:
+    cwd = services / "svc" / "a"
+    start = call_hook("codex", codex_event(cwd, "SessionStart", source="startup"), use_git=False)
+    assert start == {}  # AGENTS.md from the root to svc/a: Codex read them itself
+    patch = codex_event(
+        cwd, "PostToolUse", tool_name="apply_patch", tool_input={"command": PATCH}, tool_response=""
+    )
+    # The patch path is relative to the cwd (svc/a): svc/a/svc/b/new.py does not exist, so nothing nested.
+    assert call_hook("codex", patch, use_git=False) == {}
+    shell = codex_event(
+        cwd, "PostToolUse", tool_name="Bash", tool_input={"command": "touch ../b/x.py"}, tool_response=""
+    )
+    assert answers.sent(call_hook("codex", shell, use_git=False)) == ["svc/b/AGENTS.md"]
+
+
+def test_codex_compaction_resends_what_it_did_not_load_itself(
+    services: Path, call_hook: Any, answers: Any
+) -> None:
+    call_hook("codex", codex_event(services, "SessionStart", source="startup"), use_git=False)
+    shell = codex_event(
+        services,
+        "PostToolUse",
+        tool_name="Bash",
+        tool_input={"command": "touch svc/a/y.py"},
+        tool_response="",
+    )
+    assert answers.sent(call_hook("codex", shell, use_git=False)) == ["svc/a/AGENTS.md"]
+    compact = call_hook("codex", codex_event(services, "SessionStart", source="compact"), use_git=False)
+    assert answers.sent(compact) == ["svc/a/AGENTS.md"]
+
+
+def test_codex_events_it_was_not_installed_for_are_logged(
+    services: Path, call_hook: Any, tmp_path: Path
+) -> None:
+    assert call_hook("codex", codex_event(services, "Stop"), use_git=False) == {}
+    assert (
+        "codex: HookError: unknown hook event 'Stop' for codex"
+        in (tmp_path / "state" / "hook.log").read_text()
+    )
