@@ -5,7 +5,7 @@ The names below are imported on first use, so `import jitctx` stays cheap on the
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs every hook call milliseconds
 
 __version__ = "0.1.0"
 
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from jitctx.project import Project
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'jitctx' has no attribute {name!r}")

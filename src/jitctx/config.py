@@ -14,6 +14,7 @@ from typing import Any
 from jitctx.errors import ConfigError
 
 CONFIG_FILE = ".jitctx.toml"
+CONFIG_FILES = (CONFIG_FILE, "pyproject.toml")  # where a config may be, in the order they are tried
 
 
 @dataclass(frozen=True)

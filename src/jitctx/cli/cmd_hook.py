@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
 
-if TYPE_CHECKING:  # argparse (and gettext, locale behind it) is not needed to answer a hook
+# Not `typing.TYPE_CHECKING`, and no pathlib or collections at import: a hook that the fast lane answers
+# should pay for nothing else (argparse, and gettext and locale behind it, are not needed either).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
     import argparse
+    from collections.abc import Sequence
+    from pathlib import Path
+    from typing import Any, BinaryIO
 
 AGENTS = ("claude-code", "codex")
 
@@ -36,6 +39,8 @@ examples:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    from pathlib import Path
+
     parser.epilog = HELP
     parser.add_argument("agent", choices=AGENTS, help="whose hook event this is")
     # Not jitctx.cli.common.add_state_dir: importing that module pulls in the whole project model.
@@ -57,12 +62,20 @@ def run(args: argparse.Namespace) -> int:
 
 
 def default_state_dir() -> Path:
-    # The same rule as jitctx.cli.common.default_state_dir, without importing argparse-heavy modules.
+    from pathlib import Path
+
+    return Path(state_dir_path())
+
+
+def state_dir_path() -> str:
+    """The rule of jitctx.cli.state.default_state_dir, with os.path only (the fast lane's budget)."""
     explicit = os.environ.get("JITCTX_STATE_DIR")
     if explicit:
-        return Path(explicit)
+        return os.path.expanduser(explicit)
     xdg = os.environ.get("XDG_STATE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".local" / "state") / "jitctx"
+    if xdg and os.path.isabs(xdg):
+        return os.path.join(xdg, "jitctx")
+    return os.path.join(os.path.expanduser("~"), ".local", "state", "jitctx")
 
 
 def serve(
@@ -74,6 +87,8 @@ def serve(
     stdout: Any = None,
 ) -> int:
     """Answer one event from `stdin` on `stdout`; always 0, whatever happens."""
+    from pathlib import Path
+
     from jitctx.adapters.common import HookEnv, run_hook
 
     try:
@@ -131,7 +146,7 @@ def fast_main(argv: Sequence[str]) -> int | None:
     for anything else (help, a typo), so the caller falls back to the full parser and its messages."""
     if not argv or argv[0] not in AGENTS:
         return None
-    state: Path | None = None
+    state: str | None = None
     use_git = True
     rest = list(argv[1:])
     while rest:
@@ -141,9 +156,26 @@ def fast_main(argv: Sequence[str]) -> int | None:
         elif option == "--json":
             continue
         elif option == "--state-dir" and rest:
-            state = Path(rest.pop(0))
+            state = rest.pop(0)
         elif option.startswith("--state-dir="):
-            state = Path(option.split("=", 1)[1])
+            state = option.split("=", 1)[1]
         else:
             return None
-    return serve(argv[0], state_dir=state, use_git=use_git)
+    try:
+        raw = sys.stdin.buffer.read()
+    except (OSError, ValueError):
+        raw = b""
+    try:
+        chosen = state if state is not None else state_dir_path()
+        from jitctx.adapters.quick_hook import try_quick
+
+        if try_quick(argv[0], raw, chosen):
+            _write({}, None)
+            return 0
+    except Exception:  # the fast lane is an optimisation: any surprise goes to the engine, which logs it
+        pass
+    import io
+    from pathlib import Path
+
+    given = Path(state) if state is not None else None
+    return serve(argv[0], state_dir=given, use_git=use_git, stdin=io.BytesIO(raw))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import os
 import sys
@@ -10,6 +9,10 @@ from collections.abc import Sequence
 
 from jitctx import __version__
 from jitctx.errors import JitctxError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
 
 # name -> (module, one line of help). Each module has `configure(parser)` and `run(args) -> int`.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -48,6 +51,8 @@ problems, 2 usage or input error. Run 'jitctx COMMAND --help' for the options of
 
 
 def build_parser(chosen: str | None) -> argparse.ArgumentParser:
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="jitctx",
         description="Put the right instruction files (CLAUDE.md, AGENTS.md, GEMINI.md, scoped rules) into a "
@@ -70,6 +75,13 @@ def build_parser(chosen: str | None) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list[:1] == ["hook"] and argv is None:
+        # The hook runs on every tool call of an agent: answer it without building any parser.
+        from jitctx.cli.cmd_hook import fast_main
+
+        fast = fast_main(args_list[1:])
+        if fast is not None:
+            return fast
     chosen = next((a for a in args_list if not a.startswith("-")), None)
     if chosen in COMMANDS:
         try:

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from jitctx.config import CONFIG_FILES
 from jitctx.discovery.boundary import is_inside, nearest_existing, relative_posix
 from jitctx.discovery.rule_table import ScopeCache, ScopedRule, build_rule_table
 from jitctx.discovery.signals import collect_signals
@@ -135,6 +136,61 @@ class Session:
         if isinstance(scopes, dict):
             self.scope_cache = scopes
         return []
+
+    def quick_index(self, channel: str = "main") -> dict[str, object]:
+        """What `jitctx.discovery.quick` needs to prove, without this engine, that a touch loads nothing."""
+        from jitctx.discovery.quick import QUICK_VERSION
+
+        state = self.channels.get(channel) or ChannelState()
+        project = self.project
+
+        def version(path: str) -> list[int] | None:
+            try:
+                info = os.stat(path)
+            except OSError:
+                return None
+            return [info.st_mtime_ns, info.st_size]
+
+        rule_dirs: dict[str, list[int] | None] = {}
+        bases = [(project.root, project.profile.rules_dirs)]
+        if project.home is not None:
+            bases.append((project.home, project.profile.user_rules_dirs))
+        for base, folders in bases:
+            for folder in folders:
+                top = os.path.join(base, *folder.path.split("/"))
+                rule_dirs[top] = version(top)
+                if rule_dirs[top] is not None:
+                    for current, dirnames, _ in os.walk(top):
+                        for name in dirnames:
+                            rule_dirs[os.path.join(current, name)] = version(os.path.join(current, name))
+        rules = [
+            [
+                rule.candidate.path,
+                rule.candidate.base,
+                list(rule.prefixes),
+                rule.scope.regex,
+                rule.candidate.path in state.loaded,
+                *(version(rule.candidate.path) or [0, -1]),
+            ]
+            for rule in self.rule_table()
+        ]
+        return {
+            "v": QUICK_VERSION,
+            "root": project.root,
+            "cwd": self.cwd,
+            "jit": project.config.jit_context,
+            "config": {p: version(p) for p in (os.path.join(project.root, n) for n in CONFIG_FILES)},
+            "rule_dirs": rule_dirs,
+            "scanned": {
+                directory: [
+                    [path, state.loaded[path].mtime_ns, state.loaded[path].size]
+                    for path in state.by_directory.get(directory, ())
+                ]
+                for directory in state.scanned
+            },
+            "rules": rules,
+            "held_bytes": sum(entry.size for entry in state.loaded.values()),
+        }
 
     # -- startup -----------------------------------------------------------------------------------
 

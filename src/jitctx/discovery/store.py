@@ -8,20 +8,17 @@ temporary file that replaces the old one, so a crash never leaves half a state.
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import json
 import os
-import re
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from jitctx.discovery.quick import quick_file_name, state_file_name
 from jitctx.discovery.session import Session
 from jitctx.project import Project
-
-_SAFE_ID = re.compile(r"[A-Za-z0-9._-]{1,100}")
 
 
 @dataclass
@@ -29,13 +26,6 @@ class OpenSession:
     session: Session
     new: bool
     warnings: list[str] = field(default_factory=list)
-
-
-def state_file_name(session_id: str) -> str:
-    """A file name for any session id; hostile ids (`../x`, NUL, 10 KB) become a hash."""
-    if _SAFE_ID.fullmatch(session_id) and session_id not in (".", ".."):
-        return f"{session_id}.json"
-    return "id-" + hashlib.sha256(session_id.encode("utf-8", "surrogatepass")).hexdigest()[:32] + ".json"
 
 
 class SessionStore:
@@ -64,10 +54,12 @@ class SessionStore:
                     opened.new = bool(problems) or not session.started
                 yield opened
                 _save(path, session.to_state())
+                _save(self.directory / quick_file_name(session_id), session.quick_index())
             finally:
                 fcntl.flock(lock, fcntl.LOCK_UN)
 
     def delete(self, session_id: str) -> bool:
+        (self.directory / quick_file_name(session_id)).unlink(missing_ok=True)
         path = self.path_for(session_id)
         try:
             path.unlink()

@@ -11,7 +11,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs the hook milliseconds
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["affected_paths"]
 

@@ -20,15 +20,16 @@ Field names were checked against each agent's own tool definitions:
 from __future__ import annotations
 
 import posixpath
-import shlex
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any
 
-from jitctx.touched.bash import write_targets
-from jitctx.touched.patch import patch_targets, shell_patch_targets
+# The hook runs this on every tool call: `typing`, the shell lexer and the patch parser are imported only
+# when needed (a Read never needs them).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
-Declaration = Callable[[Mapping[str, Any]], tuple[str, ...]]
+Declaration = Callable[[Mapping[str, object]], tuple[str, ...]]
 
 _GLOB_CHARS = frozenset("*?[]{}")
 
@@ -95,6 +96,11 @@ def shell_tool(*command_fields: str, workdir_fields: tuple[str, ...] = ()) -> De
     """A shell tool: the write targets of its command (a string, or an argv list), under its workdir."""
 
     def declaration(tool_input: Mapping[str, Any]) -> tuple[str, ...]:
+        import shlex
+
+        from jitctx.touched.bash import write_targets
+        from jitctx.touched.patch import shell_patch_targets
+
         command = next((tool_input[f] for f in command_fields if f in tool_input), None)
         if isinstance(command, list) and command and all(isinstance(a, str) for a in command):
             paths = shell_patch_targets(command)
@@ -117,6 +123,8 @@ def shell_tool(*command_fields: str, workdir_fields: tuple[str, ...] = ()) -> De
 
 def apply_patch_tool(tool_input: Mapping[str, Any]) -> tuple[str, ...]:
     """Files named by the patch headers (Add, Update, Move to; never Delete)."""
+    from jitctx.touched.patch import patch_targets
+
     return patch_targets(_text(tool_input, "input", "patch", "patch_text") or "")
 
 

@@ -1,0 +1,97 @@
+"""The hook's fast lane: a Claude Code PostToolUse that certainly loads nothing, answered without the engine.
+
+Most tool calls touch places whose rules were settled earlier in the session. `jitctx.discovery.quick`
+proves that from the quick index the session store keeps; this module turns the proof into the hook's
+answer (`{}`) and the same discovery record the engine would have logged (a miss still counts in the hit
+rate's denominator). Anything unusual — another event, a sub-agent, several paths, a missing index, a
+change on disk — returns False and the full engine answers instead.
+
+Imports: os, time, json (the caller's) and the quick checker; nothing that builds classes at import time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+from jitctx.discovery.quick import quick_file_name, quiet
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+_APPEND = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
+
+
+def try_quick(agent: str, raw: bytes, state_dir: str) -> bool:
+    """True when the event was answered here (the caller prints `{}`); False: run the engine."""
+    started = time.perf_counter()
+    if agent != "claude-code" or b'"PostToolUse"' not in raw:
+        return False
+    try:
+        payload = json.loads(raw)
+        if not isinstance(payload, dict) or payload.get("hook_event_name") != "PostToolUse":
+            return False
+        if payload.get("agent_id"):
+            return False  # a sub-agent's channel: the engine keeps its state apart
+        session_id, cwd = payload.get("session_id"), payload.get("cwd")
+        tool_name, tool_input = payload.get("tool_name"), payload.get("tool_input")
+        if not (isinstance(session_id, str) and session_id and isinstance(cwd, str)):
+            return False
+        if not (isinstance(tool_name, str) and isinstance(tool_input, dict)):
+            return False
+        from jitctx.touched import affected_paths
+
+        paths = affected_paths(tool_name, tool_input)
+        if not paths:
+            return os.path.isabs(cwd)  # nothing touched: the engine too answers {} and records nothing
+        if len(paths) != 1:
+            return False  # several paths: the engine merges them into one record
+        key = f"{agent}.{session_id}"
+        with open(os.path.join(state_dir, "sessions", quick_file_name(key)), encoding="utf-8") as handle:
+            index: dict[str, Any] = json.load(handle)
+        skipped = quiet(index, cwd, paths[0])
+        if skipped is None:
+            return False
+        _record(state_dir, index, session_id, cwd, paths[0], skipped, agent, started)
+        return True
+    except (OSError, ValueError, RecursionError):
+        return False
+
+
+def _record(
+    state_dir: str, index: dict[str, Any], session_id: str, cwd: str, path: str, skipped: int, agent: str,
+    started: float,
+) -> None:  # fmt: skip
+    """The record of a miss, field for field as `telemetry.events.event_from_discovery` writes it."""
+    now = time.time()
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now * 1000) % 1000:03d}Z"
+    record = {
+        "v": 1,
+        "kind": "discovery",
+        "ts": stamp,
+        "session_id": session_id,
+        "channel": "main",
+        "root": index["root"],
+        "hit": False,
+        "elapsed_ms": round((time.perf_counter() - started) * 1000, 3),
+        "scope_skipped": skipped,
+        "rules_scanned": skipped,
+        "cumulative_bytes": index["held_bytes"],
+        "trigger_file_path": os.path.normpath(os.path.join(cwd, path)),
+        "loaded": [],
+        "agent": agent,
+    }
+    line = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+    directory = os.path.join(state_dir, "events")
+    target = os.path.join(directory, stamp[:10] + ".jsonl")
+    try:
+        fd = os.open(target, _APPEND, 0o600)
+    except FileNotFoundError:
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+        fd = os.open(target, _APPEND, 0o600)
+    try:
+        os.write(fd, line)  # one write of a whole line with O_APPEND: never interleaved
+    finally:
+        os.close(fd)

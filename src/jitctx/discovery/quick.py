@@ -1,0 +1,113 @@
+"""A stdlib-only answer to "would touching this path load anything?" for a warm, persisted session.
+
+A hook is a new process on every tool call. Most calls touch a place whose directory chain was scanned
+before, where nothing new can load; proving that needs only stats and a few regex matches, not the engine
+(and its dataclasses, YAML and glob libraries). The session store writes a *quick index* beside each
+session state; `quiet()` reads it and answers either "nothing loads" (with the scope-skip count the engine
+would report) or None, meaning "ask the engine". Whenever anything differs from what the index recorded
+(a file edited or deleted, a new rule file, a config change, a directory not scanned yet, a rule whose
+scope may match), it answers None, so the engine stays the only one that decides what loads.
+
+Imports: os, stat and re only (json is the caller's), so that the hook can start fast.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+QUICK_VERSION = 1
+_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
+
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs every hook call milliseconds
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def state_file_name(session_id: str) -> str:
+    """A file name for any session id; hostile ids (`../x`, NUL, 10 KB) become a hash."""
+    if 0 < len(session_id) <= 100 and set(session_id) <= _SAFE and session_id not in (".", ".."):
+        return f"{session_id}.json"
+    import hashlib
+
+    return "id-" + hashlib.sha256(session_id.encode("utf-8", "surrogatepass")).hexdigest()[:32] + ".json"
+
+
+def quick_file_name(session_id: str) -> str:
+    return state_file_name(session_id)[: -len(".json")] + ".quick.json"
+
+
+def _version(path: str) -> list[int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return [info.st_mtime_ns, info.st_size]
+
+
+def _unchanged(recorded: dict[str, Any]) -> bool:
+    return all(_version(path) == version for path, version in recorded.items())
+
+
+def quiet(index: dict[str, Any], cwd: str, path: str) -> int | None:
+    """The scope-skip count when touching `path` certainly loads nothing; None when the engine must look."""
+    try:
+        return _quiet(index, cwd, path)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+        return None  # an index of another shape: the engine decides
+
+
+def _quiet(index: dict[str, Any], cwd: str, path: str) -> int | None:
+    if index.get("v") != QUICK_VERSION or index["cwd"] != cwd or not index["jit"]:
+        return None
+    root: str = index["root"]
+    if not (_unchanged(index["config"]) and _unchanged(index["rule_dirs"])):
+        return None
+    absolute = os.path.normpath(os.path.join(cwd, os.path.expanduser(path)))
+    try:
+        info = os.lstat(absolute)
+    except OSError:
+        return None  # not there yet: the engine walks from the nearest existing directory
+    if stat.S_ISLNK(info.st_mode):
+        return None
+    is_dir = stat.S_ISDIR(info.st_mode)
+    parent = os.path.realpath(absolute if is_dir else os.path.dirname(absolute))
+    prefix = root if root.endswith(os.sep) else root + os.sep
+    if parent != root and not parent.startswith(prefix):
+        return None  # outside: the engine says so in its record
+    rel = "" if parent == root else parent[len(prefix) :]
+    if not is_dir:
+        rel = f"{rel}/{os.path.basename(absolute)}" if rel else os.path.basename(absolute)
+    elif rel:
+        rel += "/"
+    scanned: dict[str, list[list[Any]]] = index["scanned"]
+    directory = parent
+    while True:
+        loaded = scanned.get(directory)
+        if loaded is None:
+            return None  # a directory never scanned: candidates to resolve
+        if any(_version(file) != [mtime, size] for file, mtime, size in loaded):
+            return None  # an edited or deleted file: the engine re-reads or drops it
+        if directory == root:
+            break
+        directory = os.path.dirname(directory)
+    return _rules_quiet(index["rules"], rel, absolute, cwd)
+
+
+def _rules_quiet(rules: list[list[Any]], rel: str, absolute: str, cwd: str) -> int | None:
+    import re  # already imported by json, which every caller has loaded
+
+    skipped = 0
+    for file, base, prefixes, regex, loaded, mtime, size in rules:
+        if base == "root":
+            target = rel
+            if not target.startswith(tuple(prefixes)):
+                skipped += 0 if loaded else 1
+                continue
+        else:
+            target = os.path.relpath(absolute, cwd) + ("/" if rel.endswith("/") else "")
+        if re.match(regex, target, re.DOTALL) is None:
+            skipped += 0 if loaded else 1
+        elif not loaded or _version(file) != [mtime, size]:
+            return None  # it loads now, or a loaded rule whose scope matched was edited
+    return skipped

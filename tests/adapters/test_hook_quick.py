@@ -1,0 +1,92 @@
+"""The hook's fast lane: a warm no-load PostToolUse is answered from the quick index, recorded like the
+engine records a miss, and anything else still goes to the engine."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from jitctx.adapters.quick_hook import try_quick
+from tests.conftest import EXAMPLE, git_init
+
+
+def event(root: Path, name: str, **fields: Any) -> dict[str, Any]:
+    return {"session_id": "q1", "transcript_path": "/tmp/t.jsonl", "cwd": str(root), "hook_event_name": name,
+            **fields}  # fmt: skip
+
+
+def read(root: Path, rel: str) -> dict[str, Any]:
+    return event(root, "PostToolUse", tool_name="Read", tool_input={"file_path": str(root / rel)},
+                 tool_response={})  # fmt: skip
+
+
+def records(state: Path) -> list[dict[str, Any]]:
+    lines = [
+        line for path in sorted((state / "events").glob("*.jsonl")) for line in path.read_text().splitlines()
+    ]
+    return [json.loads(line) for line in lines]
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    shutil.copytree(EXAMPLE, root)
+    return git_init(root)
+
+
+def test_warm_read_is_answered_quickly_and_recorded(
+    project: Path, hook_env: dict[str, str], run_hook_process: Any
+) -> None:
+    state = Path(hook_env["JITCTX_STATE_DIR"])
+    run_hook_process("claude-code", event(project, "SessionStart", source="startup"))
+    code, answer, _ = run_hook_process("claude-code", read(project, "src/api/users.ts"))
+    assert code == 0 and "src/api/AGENTS.md" in json.dumps(answer)  # the engine loaded it
+    raw = json.dumps(read(project, "src/api/users.ts")).encode()
+    assert try_quick("claude-code", raw, str(state))  # warm now: the fast lane can answer
+    engine_miss = next(r for r in records(state) if r["kind"] == "discovery")
+    code, answer, _ = run_hook_process("claude-code", read(project, "src/api/users.ts"))
+    assert (code, answer) == (0, {})
+    quick_miss = records(state)[-1]
+    assert quick_miss["kind"] == "discovery" and quick_miss["hit"] is False
+    assert set(quick_miss) >= set(engine_miss) - {"note", "dropped"}
+    assert quick_miss["trigger_file_path"] == str(project / "src/api/users.ts")
+
+
+def test_the_fast_lane_defers_whenever_something_changed(project: Path, hook_env: dict[str, str],
+                                                         run_hook_process: Any) -> None:  # fmt: skip
+    state = Path(hook_env["JITCTX_STATE_DIR"])
+    run_hook_process("claude-code", event(project, "SessionStart", source="startup"))
+    run_hook_process("claude-code", read(project, "src/api/users.ts"))
+    (project / "src/api/AGENTS.md").write_text("API rules, version 2\n")
+    raw = json.dumps(read(project, "src/api/users.ts")).encode()
+    assert not try_quick("claude-code", raw, str(state))
+    _, answer, _ = run_hook_process("claude-code", read(project, "src/api/users.ts"))
+    assert "version 2" in json.dumps(answer)  # the engine re-sent the edited file
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda e: {**e, "agent_id": "sub-1"},  # a sub-agent's channel
+        lambda e: {**e, "hook_event_name": "UserPromptSubmit"},
+        lambda e: {**e, "tool_input": {"file_path": "website/index.md"}},  # never scanned
+        lambda e: {**e, "session_id": "unknown-session"},  # no index
+    ],
+)
+def test_cases_left_to_the_engine(project: Path, hook_env: dict[str, str], run_hook_process: Any,
+                                  change: Any) -> None:  # fmt: skip
+    state = Path(hook_env["JITCTX_STATE_DIR"])
+    run_hook_process("claude-code", event(project, "SessionStart", source="startup"))
+    run_hook_process("claude-code", read(project, "src/api/users.ts"))
+    assert not try_quick(
+        "claude-code", json.dumps(change(read(project, "src/api/users.ts"))).encode(), str(state)
+    )
+
+
+def test_codex_and_garbage_go_to_the_engine(tmp_path: Path) -> None:
+    assert not try_quick("codex", b'{"hook_event_name": "PostToolUse"}', str(tmp_path))
+    assert not try_quick("claude-code", b'"PostToolUse" but not json', str(tmp_path))

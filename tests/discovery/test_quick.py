@@ -1,0 +1,105 @@
+"""The quick index may only ever say "nothing loads" when the engine agrees (a property over random walks)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jitctx.discovery.quick import quick_file_name, quiet
+from jitctx.discovery.store import SessionStore
+from jitctx.project import Project
+from tests.conftest import write_tree
+
+FILES = [
+    "src/ui/Footer.tsx", "src/ui/README.md", "src/ui/deep/x.tsx", "src/api/users.ts", "tools/gen.py",
+    "docs/guide.md", "website/index.md", "README.md", "src/api/v2/new.ts", "src/ui/", "docs/",
+]  # fmt: skip
+
+
+def make(root: Path) -> Path:
+    return write_tree(
+        root,
+        {
+            "CLAUDE.md": "root",
+            "src/ui/CLAUDE.md": '---\npaths: ["src/ui/**/*.tsx"]\n---\nUI\n',
+            "src/api/AGENTS.md": "API",
+            ".claude/rules/py.md": '---\npaths: ["**/*.py"]\n---\nPY\n',
+            ".claude/rules/docs.md": '---\npaths: ["docs/**"]\n---\nDOCS\n',
+            **{f: "" for f in FILES if not f.endswith("/")},
+        },
+    )
+
+
+def index_of(store: SessionStore) -> dict[str, object]:
+    data: dict[str, object] = json.loads((store.directory / quick_file_name("s")).read_text())
+    return data
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from([*FILES, "EDIT:src/ui/CLAUDE.md", "EDIT:.claude/rules/py.md", "NEWRULE"]),
+                min_size=1, max_size=12))  # fmt: skip
+def test_quick_never_contradicts_the_engine(
+    tmp_path_factory: pytest.TempPathFactory, steps: list[str]
+) -> None:
+    root = make(tmp_path_factory.mktemp("q") / "proj")
+    store = SessionStore(root.parent / "state")
+    with store.open(Project(root, managed_files=()), "s", use_git=False) as opened:
+        opened.session.startup()
+    for number, step in enumerate(steps):
+        if step.startswith("EDIT:"):
+            target = root / step[5:]
+            target.write_text(target.read_text() + f"\nedit {number}\n")
+            os.utime(target, ns=(10**18 + number, 10**18 + number))
+            continue
+        if step == "NEWRULE":
+            write_tree(root, {f".claude/rules/new{number}.md": '---\npaths: ["src/**"]\n---\nNEW\n'})
+            continue
+        verdict = quiet(index_of(store), str(root), step)  # type: ignore[arg-type]
+        with store.open(Project(root, managed_files=()), "s", use_git=False) as opened:
+            discovery = opened.session.discover(step)
+        if verdict is not None:
+            assert discovery.loaded == (), f"quick said quiet for {step} but the engine loaded"
+            assert discovery.dropped == ()
+            assert verdict == discovery.scope_skipped
+
+
+def test_quick_answers_a_warm_touch(tmp_path: Path) -> None:
+    root = make(tmp_path / "proj")
+    store = SessionStore(tmp_path / "state")
+    with store.open(Project(root, managed_files=()), "s", use_git=False) as opened:
+        opened.session.startup()
+        opened.session.discover("src/ui/Footer.tsx")
+    assert quiet(index_of(store), str(root), "src/ui/README.md") == 2  # py.md and docs.md skipped
+    assert quiet(index_of(store), str(root), "tools/gen.py") is None  # the python rule would load
+    assert quiet(index_of(store), str(root), "website/index.md") is None  # website/ never scanned
+    assert quiet(index_of(store), str(root / "src"), "ui/Footer.tsx") is None  # another cwd
+    (root / "src/ui/CLAUDE.md").write_text("changed")
+    assert quiet(index_of(store), str(root), "src/ui/README.md") is None  # a loaded file changed
+
+
+def test_a_broken_index_defers_to_the_engine(tmp_path: Path) -> None:
+    assert quiet({"v": 1}, str(tmp_path), "x") is None
+    assert quiet({"v": 99, "cwd": str(tmp_path)}, str(tmp_path), "x") is None
+    assert quiet({"v": 1, "cwd": str(tmp_path), "jit": True, "root": 5}, str(tmp_path), "x") is None
+
+
+def test_random_walks_reach_quiet_answers(tmp_path: Path) -> None:
+    """The property above is only worth something if quiet answers happen: check they do."""
+    root = make(tmp_path / "proj")
+    store = SessionStore(tmp_path / "state")
+    with store.open(Project(root, managed_files=()), "s", use_git=False) as opened:
+        opened.session.startup()
+    answers = 0
+    rng = random.Random(5)
+    for _ in range(40):
+        step = rng.choice(FILES)
+        answers += quiet(index_of(store), str(root), step) is not None
+        with store.open(Project(root, managed_files=()), "s", use_git=False) as opened:
+            opened.session.discover(step)
+    assert answers >= 20
