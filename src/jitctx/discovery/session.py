@@ -163,17 +163,14 @@ class Session:
                     for current, dirnames, _ in os.walk(top):
                         for name in dirnames:
                             rule_dirs[os.path.join(current, name)] = version(os.path.join(current, name))
-        rules = [
-            [
-                rule.candidate.path,
-                rule.candidate.base,
-                list(rule.prefixes),
-                rule.scope.regex,
-                rule.candidate.path in state.loaded,
-                *(version(rule.candidate.path) or [0, -1]),
-            ]
-            for rule in self.rule_table()
-        ]
+        rules = []
+        for rule in self.rule_table():
+            entry = state.loaded.get(rule.candidate.path)
+            # A loaded rule is compared with the version the session holds, as `_refresh` does.
+            held = [entry.mtime_ns, entry.size] if entry is not None else [0, -1]
+            candidate = rule.candidate
+            loaded = entry is not None
+            rules.append([candidate.path, candidate.base, list(rule.prefixes), rule.scope.regex, loaded, *held])
         return {
             "v": QUICK_VERSION,
             "root": project.root,
