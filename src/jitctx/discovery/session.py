@@ -170,7 +170,8 @@ class Session:
             held = [entry.mtime_ns, entry.size] if entry is not None else [0, -1]
             candidate = rule.candidate
             loaded = entry is not None
-            rules.append([candidate.path, candidate.base, list(rule.prefixes), rule.scope.regex, loaded, *held])
+            pattern = rule.scope.regex
+            rules.append([candidate.path, candidate.base, list(rule.prefixes), pattern, loaded, *held])
         return {
             "v": QUICK_VERSION,
             "root": project.root,
