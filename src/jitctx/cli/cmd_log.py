@@ -1,0 +1,338 @@
+"""`jitctx log`: the timeline of recorded loads, one line per load (time, reason, file, globs, trigger)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from jitctx.cli.common import add_json, print_json, table, warn
+from jitctx.cli.state import add_state_dir, events_dir
+from jitctx.errors import UsageError
+
+HELP = """\
+Every JIT discovery (hit or miss) and every session start leaves a record in the event log; so do the
+loads Claude Code reports through its own InstructionsLoaded hook. This prints one line per load,
+oldest first, with paths relative to the project root. Times are UTC.
+
+examples:
+  jitctx log                          # everything recorded
+  jitctx log --since 24h              # the last day (also 30m, 7d, 2w, or a date: 2026-08-08)
+  jitctx log --session 61da82e1       # one session (an id or its first characters)
+  jitctx log --raw | tail -n 3        # the stored JSON lines
+  jitctx log --clear --yes            # delete the log
+  jitctx log --state-dir /tmp/st      # a log kept elsewhere (events live in DIR/events/)
+"""
+
+
+def add_filters(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--since",
+        metavar="T",
+        help="only records at or after T: a date or date-time (UTC), or an age like 30m, 24h, 7d, 2w",
+    )
+    parser.add_argument("--session", metavar="ID", help="only this session (an id or its first characters)")
+    add_state_dir(parser)
+
+
+def since_of(args: argparse.Namespace) -> datetime | None:
+    from jitctx.telemetry.store import parse_since
+
+    return parse_since(args.since, datetime.now(UTC)) if args.since else None
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = HELP
+    add_filters(parser)
+    parser.add_argument("--raw", action="store_true", help="print the stored JSON lines as they are")
+    parser.add_argument("--clear", action="store_true", help="delete the event log (asks first)")
+    parser.add_argument("--yes", action="store_true", help="with --clear: do not ask")
+    add_json(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    directory = events_dir(args)
+    if args.clear:
+        return _clear(args, directory)
+    if args.yes:
+        raise UsageError("--yes only goes with --clear")
+    from jitctx.telemetry.store import ReadReport
+
+    report = ReadReport()
+    since = since_of(args)
+    seen = Seen()
+    if args.raw:
+        _print_raw(directory, since, args, report, seen)
+    else:
+        # Only the records that loaded something are kept: a long log is nearly all misses.
+        from jitctx.telemetry.store import read_records
+
+        with_loads = [
+            r
+            for r in seen.all(read_records(directory, since=since, session=args.session, report=report))
+            if _loads_something(r)
+        ]
+        with_loads.sort(key=lambda record: record["ts"])  # concurrent writers land a few ms out of order
+        loads = timeline(with_loads)
+        window = window_json(seen, report, since, args.session)
+        if args.json:
+            print_json({"events_dir": str(directory), "window": window, "loads": loads, **seen.totals()})
+        else:
+            _print_timeline(loads, seen, window)
+    report_skips(report, directory, seen.records > 0)
+    return 0
+
+
+class Seen:
+    """Running totals of the records a command went through, without keeping them."""
+
+    def __init__(self) -> None:
+        self.records = self.discoveries = self.hits = 0
+        self.sessions: set[str] = set()
+        self.first_ts: str | None = None
+        self.last_ts: str | None = None
+
+    def see(self, record: dict[str, Any]) -> None:
+        self.records += 1
+        ts = record["ts"]
+        self.first_ts = ts if self.first_ts is None or ts < self.first_ts else self.first_ts
+        self.last_ts = ts if self.last_ts is None or ts > self.last_ts else self.last_ts
+        self.sessions.add(record["session_id"])
+        if record.get("kind") == "discovery":
+            self.discoveries += 1
+            self.hits += record.get("hit") is True
+
+    def all(self, records: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+        for record in records:
+            self.see(record)
+            yield record
+
+    def totals(self) -> dict[str, int]:
+        return {"sessions": len(self.sessions), "discoveries": self.discoveries, "hits": self.hits}
+
+
+def _loads_something(record: dict[str, Any]) -> bool:
+    return record.get("kind") == "load" or bool(record.get("loaded"))
+
+
+def _print_raw(
+    directory: Path, since: datetime | None, args: argparse.Namespace, report: Any, seen: Seen
+) -> None:
+    """The stored lines in the order stored; with --json, one document streamed record by record."""
+    import json
+
+    from jitctx.telemetry.store import read_raw
+
+    pairs = read_raw(directory, since=since, session=args.session, report=report)
+    if not args.json:
+        for line, _ in seen_pairs(pairs, seen):
+            sys.stdout.write(line + "\n")
+        return
+    sys.stdout.write('{"events_dir": ' + json.dumps(str(directory), ensure_ascii=False) + ', "records": [')
+    for index, (_, record) in enumerate(seen_pairs(pairs, seen)):
+        sys.stdout.write(("," if index else "") + "\n  " + json.dumps(record, ensure_ascii=False))
+    window = window_json(seen, report, since, args.session)
+    sys.stdout.write('\n], "window": ' + json.dumps(window, ensure_ascii=False) + "}\n")
+
+
+def seen_pairs(
+    pairs: Iterator[tuple[str, dict[str, Any]]], seen: Seen
+) -> Iterator[tuple[str, dict[str, Any]]]:
+    for line, record in pairs:
+        seen.see(record)
+        yield line, record
+
+
+# -- the timeline -----------------------------------------------------------------------------------
+
+
+def shown_path(path: str, root: str) -> str:
+    """A recorded absolute path as a person reads it: relative to the root, else with ~ for home."""
+    if root and (path == root or path.startswith(root.rstrip("/") + "/")):
+        return os.path.relpath(path, root).replace(os.sep, "/")
+    home = str(Path.home())
+    if home != "/" and path.startswith(home + "/"):
+        return "~" + path[len(home) :]
+    return path
+
+
+def timeline(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One entry per load: those inside startup/discovery records, and host `load` records."""
+    loads = []
+    for record in records:
+        kind = record.get("kind")
+        found = [record] if kind == "load" else record.get("loaded")
+        items: list[Any] = found if isinstance(found, list) else []
+        root = str(record.get("root") or "")
+        for item in items:
+            if not isinstance(item, dict):
+                continue
+            trigger = item.get("trigger_file_path") or (
+                record.get("trigger_file_path") if kind != "load" else None
+            )
+            file_path = str(item.get("file_path") or "")
+            listed = item.get("globs")
+            globs: list[Any] = listed if isinstance(listed, list) else []
+            loads.append(
+                {
+                    "ts": record["ts"],
+                    "session_id": record["session_id"],
+                    "channel": record.get("channel", "main"),
+                    "reason": str(item.get("load_reason") or "?"),
+                    "file": shown_path(file_path, root),
+                    "file_path": file_path,
+                    "memory_type": item.get("memory_type"),
+                    "globs": [str(g) for g in globs],
+                    "trigger": shown_path(str(trigger), root) if trigger else None,
+                    "bytes": item.get("bytes"),
+                    "tokens": item.get("tokens"),
+                    "source": record.get("source", "jitctx"),
+                }
+            )
+    return loads
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """Recorded text for a terminal: control characters (a file name can hold escape sequences) shown
+    as \\xNN instead of acted on."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def clock(ts: str) -> str:
+    """A stored ts as 'YYYY-MM-DD HH:MM:SS' (UTC) for tables."""
+    return ts[:19].replace("T", " ")
+
+
+def _print_timeline(loads: list[dict[str, Any]], seen: Seen, window: dict[str, Any]) -> None:
+    print(window_line(window))
+    if not loads:
+        print("no loads in this window")
+    else:
+        with_channel = any(load["channel"] != "main" for load in loads)
+        headers = [
+            "time (UTC)",
+            "session",
+            *(["channel"] if with_channel else []),
+            "reason",
+            "file",
+            "globs",
+            "trigger",
+        ]
+        rows = [
+            [
+                clock(load["ts"]),
+                printable(load["session_id"][:8]),
+                *([load["channel"]] if with_channel else []),
+                printable(load["reason"]),
+                printable(load["file"]),
+                printable(", ".join(load["globs"])),
+                printable(load["trigger"] or ""),
+            ]
+            for load in loads
+        ]
+        print()
+        print(table(headers, rows))
+    totals = seen.totals()
+    print()
+    print(
+        f"{len(loads)} loads; {totals['discoveries']} discoveries ({totals['hits']} hits) in "
+        f"{totals['sessions']} sessions"
+    )
+
+
+# -- window and skipped lines, shared with `jitctx stats` ---------------------------------------------
+
+
+def window_json(seen: Seen, report: Any, since: datetime | None, session: str | None) -> dict[str, Any]:
+    from jitctx.telemetry.events import format_ts
+
+    return {
+        "first_ts": seen.first_ts,
+        "last_ts": seen.last_ts,
+        "since": format_ts(since) if since is not None else None,
+        "session": session,
+        "files": report.files,
+        "lines": report.lines,
+        "records": seen.records,
+        "corrupt": report.corrupt,
+        "unknown_version": report.unknown_version,
+        "unknown_kind": report.unknown_kind,
+        "corrupt_at": list(report.corrupt_at),
+    }
+
+
+def window_line(window: dict[str, Any]) -> str:
+    """The span of time and data the figures cover, always first: a moved window changes every figure."""
+    if window["first_ts"] is None:
+        span = "no records"
+    else:
+        span = f"{clock(window['first_ts'])} to {clock(window['last_ts'])} UTC"
+    parts = [f"window  {span}", f"{window['files']} files, {window['lines']:,} lines"]
+    if window.get("since"):
+        parts.append(f"since {clock(window['since'])}")
+    if window.get("session"):
+        parts.append(f"session {window['session']}")
+    return "; ".join(parts)
+
+
+def report_skips(report: Any, directory: Path, found: bool) -> None:
+    if report.corrupt:
+        where = ", ".join(report.corrupt_at)
+        warn(f"skipped {report.corrupt} unreadable lines in {directory} (first: {where})")
+    if report.unknown_version:
+        warn(
+            f"skipped {report.unknown_version} records of a newer schema version; upgrade jitctx to read them"
+        )
+    if report.unknown_kind:
+        warn(f"skipped {report.unknown_kind} records of an unknown kind")
+    if not found and report.files == 0:
+        print(
+            f"jitctx: no events recorded in {directory} yet; 'jitctx install claude-code' records them",
+            file=sys.stderr,
+        )
+
+
+# -- clearing -----------------------------------------------------------------------------------------
+
+
+def _clear(args: argparse.Namespace, directory: Path) -> int:
+    if args.since or args.session or args.raw:
+        raise UsageError(
+            "--clear deletes the whole log; it does not combine with --since, --session or --raw"
+        )
+    from jitctx.telemetry.store import clear_events, event_files
+
+    files = event_files(directory)
+    if not files:
+        if args.json:
+            print_json({"events_dir": str(directory), "cleared_files": 0, "cleared_bytes": 0})
+        else:
+            print(f"nothing to clear in {directory}", file=sys.stderr)
+        return 0
+    if not args.yes:
+        if not sys.stdin.isatty():
+            print(
+                f"jitctx: error: --clear would delete {len(files)} event files in {directory}; "
+                "add --yes to confirm when not at a terminal",
+                file=sys.stderr,
+            )
+            return 2
+        print(f"delete {len(files)} event files in {directory}? [y/N] ", end="", file=sys.stderr, flush=True)
+        answer = sys.stdin.readline().strip().lower()
+        if answer not in ("y", "yes"):
+            print("nothing deleted", file=sys.stderr)
+            return 0
+    removed, size = clear_events(directory)
+    if args.json:
+        print_json({"events_dir": str(directory), "cleared_files": removed, "cleared_bytes": size})
+    else:
+        print(f"deleted {removed} event files ({size:,} bytes) from {directory}", file=sys.stderr)
+    return 0

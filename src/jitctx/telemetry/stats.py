@@ -1,0 +1,428 @@
+"""Statistics over telemetry records: what reached the agents, when, and at what cost.
+
+`compute_stats(records)` is a pure function over any iterable of records (the log, or events a replay
+builds in memory). Underneath, a `StatsAccumulator` takes records one by one and merges with another
+accumulator, so a large log can be read by several processes (see `telemetry.scan`).
+
+Definitions (they decide what the numbers mean, so they are fixed here):
+- hit rate = discoveries that loaded something / every discovery record (misses are the denominator);
+- mean bytes per load = what one JIT injection weighs: bytes / number of the loads a discovery made (or
+  the host reported for a reason other than session_start and compact), size known; startup loads are
+  in `loads`, `load_bytes` and `by_reason`, not in this mean;
+- waste rate = scope skips / rules scanned, summed over discoveries;
+- cumulative bytes per session = the most any jitctx record of the session says its channel carried; for
+  a session known only from host (Claude Code) load records, the running sum of their bytes;
+- a session *predates the log* when no jitctx record (startup or discovery) names it, only host load
+  records: its discoveries were never recorded, so it has no place in the hit rate;
+- percentiles are nearest-rank: P50 of n sorted values is the ceil(n/2)-th.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from jitctx.telemetry.events import KINDS
+from jitctx.telemetry.results import (
+    ChannelRow,
+    FileRow,
+    ReasonRow,
+    SessionSeries,
+    Spread,
+    Stats,
+    Window,
+    percentile,
+    spread_of_counts,
+)
+from jitctx.telemetry.store import Filter, ReadReport
+
+__all__ = [
+    "ChannelRow",
+    "FileRow",
+    "ReasonRow",
+    "SessionSeries",
+    "Spread",
+    "Stats",
+    "StatsAccumulator",
+    "Window",
+    "compute_stats",
+    "percentile",
+]
+
+
+# Per session: [cumulative max from jitctx records (-1: none), seen by jitctx, has discoveries,
+#               last ts, main-channel points, host running sum, host points]
+_NOT_JIT = frozenset({"session_start", "compact"})
+_CUM, _JITCTX, _DISCOVERED, _LAST, _POINTS, _HOST_SUM, _HOST_POINTS = range(7)
+
+
+class StatsAccumulator:
+    """Takes records one at a time (`add_all`), merges with another accumulator, gives a `Stats`."""
+
+    def __init__(self) -> None:
+        self.first_ts: str | None = None
+        self.last_ts: str | None = None
+        self.discoveries = 0
+        self.hits = 0
+        self.loads = 0
+        self.load_bytes = 0
+        self.jit_loads = 0  # with a known size
+        self.jit_load_bytes = 0
+        self.scope_skipped = 0
+        self.rules_scanned = 0
+        self.invalid = 0
+        self.counted = 0
+        self.latency: dict[float, int] = {}
+        self.sessions: dict[str, list[Any]] = {}
+        self.reasons: dict[str, list[int]] = {}  # reason -> [loads, bytes]
+        self.channels: dict[str, list[int]] = {}  # channel -> [discoveries, hits, loads]
+        # file_path -> [loads, bytes, size (-1: unknown), sessions, root]
+        self.files: dict[str, list[Any]] = {}
+
+    def add_all(self, records: Iterable[Mapping[str, Any]]) -> None:
+        # Nearly every record is a discovery that loaded nothing, so that case is inlined here with its
+        # counters in locals (this loop runs a million times for a large log); the rest go to `_add`.
+        sessions = self.sessions
+        elapsed_values: list[float] = []
+        first, last = self.first_ts, self.last_ts
+        main = subagent = hits = skipped_total = scanned_total = counted = invalid = 0
+        for record in records:
+            try:
+                if record["kind"] != "discovery" or record.get("loaded"):
+                    self._add(record)
+                    counted += 1
+                    continue
+                ts = record["ts"]
+                session_id = record["session_id"]
+                cumulative = record.get("cumulative_bytes", -1)
+                elapsed = record.get("elapsed_ms")
+                skipped = record.get("scope_skipped", 0)
+                scanned = record.get("rules_scanned", 0)
+                # Checked up front so that a bad field leaves no half-counted record behind.
+                if not (
+                    ts.__class__ is str
+                    and session_id.__class__ is str
+                    and skipped.__class__ is int
+                    and scanned.__class__ is int
+                    and cumulative.__class__ is int
+                    and (elapsed.__class__ is float or elapsed.__class__ is int or elapsed is None)
+                ):
+                    invalid += 1
+                    continue
+            except (KeyError, TypeError, ValueError, AttributeError):
+                invalid += 1
+                continue
+            if first is None or ts < first:
+                first = ts
+            if last is None or ts > last:
+                last = ts
+            session = sessions.get(session_id)
+            if session is None:
+                session = sessions[session_id] = [-1, True, True, ts, [], 0, []]
+            else:
+                if ts > session[_LAST]:
+                    session[_LAST] = ts
+                session[_JITCTX] = session[_DISCOVERED] = True
+            if record.get("channel", "main") == "main":
+                main += 1
+                points = session[_POINTS]
+                if cumulative >= 0 and (not points or points[-1][1] != cumulative):
+                    points.append((ts, cumulative))
+            else:
+                subagent += 1
+            if cumulative > session[_CUM]:
+                session[_CUM] = cumulative
+            if record.get("hit") is True:  # a hit whose loaded[] was cut to fit its line
+                hits += 1
+                self.channels.setdefault(
+                    "main" if record.get("channel", "main") == "main" else "subagent", [0, 0, 0]
+                )[1] += 1
+            skipped_total += skipped
+            scanned_total += scanned
+            if elapsed is not None:
+                elapsed_values.append(elapsed)
+            counted += 1
+        # `_add` kept its own counters on self meanwhile; both parts add up.
+        for name, count in (("main", main), ("subagent", subagent)):
+            if count:
+                self.channels.setdefault(name, [0, 0, 0])[0] += count
+        latency = self.latency
+        for value, count in Counter(elapsed_values).items():
+            latency[value] = latency.get(value, 0) + count
+        self.discoveries += main + subagent
+        self.hits += hits
+        self.scope_skipped += skipped_total
+        self.rules_scanned += scanned_total
+        self.counted += counted
+        self.invalid += invalid
+        for ts in (first, last):
+            if ts is not None:
+                self._see_ts(ts)
+
+    def _see_ts(self, ts: str) -> None:
+        if self.first_ts is None or ts < self.first_ts:
+            self.first_ts = ts
+        if self.last_ts is None or ts > self.last_ts:
+            self.last_ts = ts
+
+    def _add(self, record: Mapping[str, Any]) -> None:
+        # Everything is read and checked before anything is counted: a bad field leaves no half record.
+        kind = record["kind"]
+        ts: str = record["ts"]
+        session_id: str = record["session_id"]
+        if kind not in KINDS or ts.__class__ is not str or session_id.__class__ is not str:
+            raise TypeError("not a record")
+        channel = "main" if record.get("channel", "main") == "main" else "subagent"
+        loaded: list[Mapping[str, Any]]
+        if kind == "load":
+            loaded = [record]
+        else:
+            loaded = record.get("loaded") or []
+            if loaded.__class__ is not list:
+                raise TypeError("loaded is not a list")
+        cumulative = _whole(record.get("cumulative_bytes"))
+        if kind == "discovery":
+            hit = record.get("hit") is True
+            skipped = _whole(record.get("scope_skipped", 0))
+            scanned = _whole(record.get("rules_scanned", 0))
+            elapsed = record.get("elapsed_ms")
+            if not (elapsed is None or elapsed.__class__ is float or elapsed.__class__ is int):
+                raise TypeError("elapsed_ms is not a number")
+        items = [
+            (item["file_path"], item.get("load_reason") or "?", _whole(item.get("bytes"))) for item in loaded
+        ]
+
+        self._see_ts(ts)
+        session = self.sessions.get(session_id)
+        if session is None:
+            session = self.sessions[session_id] = [-1, False, False, ts, [], 0, []]
+        elif ts > session[_LAST]:
+            session[_LAST] = ts
+        counts = self.channels.get(channel)
+        if counts is None:
+            counts = self.channels[channel] = [0, 0, 0]
+        if kind == "discovery":
+            self.discoveries += 1
+            counts[0] += 1
+            session[_DISCOVERED] = True
+            if hit:
+                self.hits += 1
+                counts[1] += 1
+            self.scope_skipped += skipped
+            self.rules_scanned += scanned
+            if elapsed is not None:
+                self.latency[elapsed] = self.latency.get(elapsed, 0) + 1
+        if kind == "load":
+            if record.get("source", "jitctx") == "jitctx":
+                session[_JITCTX] = True
+            if items[0][2] is not None:
+                session[_HOST_SUM] += items[0][2]
+                session[_HOST_POINTS].append((ts, session[_HOST_SUM]))
+        else:
+            session[_JITCTX] = True
+            if cumulative is not None:
+                if cumulative > session[_CUM]:
+                    session[_CUM] = cumulative
+                points = session[_POINTS]
+                if channel == "main" and (not points or points[-1][1] != cumulative):
+                    points.append((ts, cumulative))
+        if items:
+            self._add_loads(items, counts, session_id, record.get("root") or "", kind)
+
+    def _add_loads(
+        self,
+        items: list[tuple[str, str, int | None]],
+        counts: list[int],
+        session_id: str,
+        root: str,
+        kind: str,
+    ) -> None:
+        for file_path, reason, size in items:
+            self.loads += 1
+            counts[2] += 1
+            by_reason = self.reasons.get(reason)
+            if by_reason is None:
+                by_reason = self.reasons[reason] = [0, 0]
+            by_reason[0] += 1
+            entry = self.files.get(file_path)
+            if entry is None:
+                entry = self.files[file_path] = [0, 0, -1, set(), root]
+            entry[0] += 1
+            entry[3].add(session_id)
+            if size is not None:
+                self.load_bytes += size
+                if kind == "discovery" or (kind == "load" and reason not in _NOT_JIT):
+                    self.jit_loads += 1
+                    self.jit_load_bytes += size
+                by_reason[1] += size
+                entry[1] += size
+                entry[2] = size
+
+    def merge(self, later: StatsAccumulator) -> None:
+        """Fold in the accumulator of the records that come *after* this one's."""
+        for ts in (later.first_ts, later.last_ts):
+            if ts is not None:
+                self.first_ts = ts if self.first_ts is None or ts < self.first_ts else self.first_ts
+                self.last_ts = ts if self.last_ts is None or ts > self.last_ts else self.last_ts
+        for name in (
+            "discoveries",
+            "hits",
+            "loads",
+            "load_bytes",
+            "jit_loads",
+            "jit_load_bytes",
+            "scope_skipped",
+            "rules_scanned",
+            "invalid",
+            "counted",
+        ):
+            setattr(self, name, getattr(self, name) + getattr(later, name))
+        for value, count in later.latency.items():
+            self.latency[value] = self.latency.get(value, 0) + count
+        for key, pair in later.reasons.items():
+            reason = self.reasons.setdefault(key, [0, 0])
+            reason[0] += pair[0]
+            reason[1] += pair[1]
+        for key, triple in later.channels.items():
+            channel = self.channels.setdefault(key, [0, 0, 0])
+            for i in range(3):
+                channel[i] += triple[i]
+        for key, entry in later.files.items():
+            file = self.files.setdefault(key, [0, 0, -1, set(), entry[4]])
+            file[0] += entry[0]
+            file[1] += entry[1]
+            if entry[2] >= 0:
+                file[2] = entry[2]
+            file[3] |= entry[3]
+        for key, theirs in later.sessions.items():
+            mine = self.sessions.get(key)
+            if mine is None:
+                self.sessions[key] = theirs
+                continue
+            mine[_CUM] = max(mine[_CUM], theirs[_CUM])
+            mine[_JITCTX] = mine[_JITCTX] or theirs[_JITCTX]
+            mine[_DISCOVERED] = mine[_DISCOVERED] or theirs[_DISCOVERED]
+            mine[_LAST] = max(mine[_LAST], theirs[_LAST])
+            mine[_POINTS].extend(theirs[_POINTS])
+            offset = mine[_HOST_SUM]  # the later part's running sum started from zero
+            mine[_HOST_POINTS].extend((ts, value + offset) for ts, value in theirs[_HOST_POINTS])
+            mine[_HOST_SUM] += theirs[_HOST_SUM]
+
+    def result(self, report: ReadReport | None = None, keep: Filter | None = None) -> Stats:
+        report = report or ReadReport()
+        keep = keep or Filter()
+        window = Window(
+            first_ts=self.first_ts,
+            last_ts=self.last_ts,
+            since=keep.since,
+            session=keep.session,
+            files=report.files,
+            lines=report.lines,
+            records=self.counted,
+            corrupt=report.corrupt,
+            unknown_version=report.unknown_version,
+            unknown_kind=report.unknown_kind,
+            invalid=self.invalid,
+            filtered=report.filtered,
+            corrupt_at=tuple(report.corrupt_at),
+        )
+        cumulative: list[float] = []
+        series = []
+        for session_id, s in self.sessions.items():
+            predates = not s[_JITCTX]
+            value = s[_CUM] if s[_CUM] >= 0 else (s[_HOST_SUM] if s[_HOST_POINTS] else -1)
+            if value >= 0:
+                cumulative.append(value)
+            points = s[_POINTS] if s[_POINTS] else s[_HOST_POINTS]
+            if points:
+                series.append(SessionSeries(session_id, tuple(_changes(points)), s[_LAST], predates))
+        cumulative.sort()
+        return Stats(
+            window=window,
+            sessions=len(self.sessions),
+            sessions_predating_log=sum(1 for s in self.sessions.values() if not s[_JITCTX]),
+            sessions_with_discoveries=sum(1 for s in self.sessions.values() if s[_DISCOVERED]),
+            discoveries=self.discoveries,
+            hits=self.hits,
+            hit_rate=self.hits / self.discoveries if self.discoveries else None,
+            loads=self.loads,
+            load_bytes=self.load_bytes,
+            jit_loads=self.jit_loads,
+            jit_load_bytes=self.jit_load_bytes,
+            mean_bytes_per_load=self.jit_load_bytes / self.jit_loads if self.jit_loads else None,
+            scope_skipped=self.scope_skipped,
+            rules_scanned=self.rules_scanned,
+            waste_rate=self.scope_skipped / self.rules_scanned if self.rules_scanned else None,
+            cumulative_bytes=(
+                Spread(
+                    percentile(cumulative, 0.5), percentile(cumulative, 0.95), cumulative[-1], len(cumulative)
+                )
+                if cumulative
+                else None
+            ),
+            latency_ms=spread_of_counts(self.latency),
+            by_reason=tuple(
+                sorted(
+                    (ReasonRow(k, v[0], v[1]) for k, v in self.reasons.items()),
+                    key=lambda r: (-r.loads, r.reason),
+                )
+            ),
+            by_channel=tuple(
+                sorted(
+                    (ChannelRow(k, *v) for k, v in self.channels.items()),
+                    key=lambda r: (r.channel != "main", r.channel),
+                )
+            ),
+            by_file=self._leaderboard(),
+            series=tuple(sorted(series, key=lambda s: (s.points[0][0], s.session_id))),
+        )
+
+    def _leaderboard(self) -> tuple[FileRow, ...]:
+        rows = [
+            FileRow(
+                _display(path, entry[4]),
+                path,
+                entry[0],
+                entry[1],
+                len(entry[3]),
+                entry[2] if entry[2] >= 0 else None,
+            )
+            for path, entry in self.files.items()
+        ]
+        names = Counter(row.file for row in rows)
+        # Two projects can both have a CLAUDE.md: show those in full rather than as one ambiguous name.
+        rows = [row._replace(file=row.file_path) if names[row.file] > 1 else row for row in rows]
+        return tuple(sorted(rows, key=lambda r: (-r.bytes, -r.loads, r.file)))
+
+
+def _whole(value: Any) -> Any:
+    """An int field (bool is no int here), or None when absent; anything else makes the record invalid."""
+    if value is None or value.__class__ is int:
+        return value
+    raise TypeError(f"expected an integer, not {type(value).__name__}")
+
+
+def _changes(points: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """Points in time order, keeping only those where the value changed."""
+    kept: list[tuple[str, int]] = []
+    for point in sorted(points, key=lambda p: p[0]):
+        if not kept or kept[-1][1] != point[1]:
+            kept.append(point)
+    return kept
+
+
+def _display(path: str, root: str) -> str:
+    if root and (path == root or path.startswith(root.rstrip("/") + "/")):
+        return os.path.relpath(path, root).replace(os.sep, "/")
+    return path
+
+
+def compute_stats(
+    records: Iterable[Mapping[str, Any]], report: ReadReport | None = None, keep: Filter | None = None
+) -> Stats:
+    """Statistics of `records` (any iterable of record dicts, e.g. a replay's events)."""
+    accumulator = StatsAccumulator()
+    accumulator.add_all(records)
+    return accumulator.result(report, keep)
