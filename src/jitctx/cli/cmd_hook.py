@@ -61,23 +61,6 @@ def run(args: argparse.Namespace) -> int:
     return serve(args.agent, state_dir=args.state_dir, use_git=not args.no_git)
 
 
-def default_state_dir() -> Path:
-    from pathlib import Path
-
-    return Path(state_dir_path())
-
-
-def state_dir_path() -> str:
-    """The rule of jitctx.cli.state.default_state_dir, with os.path only (the fast lane's budget)."""
-    explicit = os.environ.get("JITCTX_STATE_DIR")
-    if explicit:
-        return os.path.expanduser(explicit)
-    xdg = os.environ.get("XDG_STATE_HOME")
-    if xdg and os.path.isabs(xdg):
-        return os.path.join(xdg, "jitctx")
-    return os.path.join(os.path.expanduser("~"), ".local", "state", "jitctx")
-
-
 def serve(
     agent: str,
     *,
@@ -90,6 +73,7 @@ def serve(
     from pathlib import Path
 
     from jitctx.adapters.common import HookEnv, run_hook
+    from jitctx.cli.state import default_state_dir
 
     try:
         home = os.environ.get("JITCTX_HOME") or str(Path.home())
@@ -166,6 +150,8 @@ def fast_main(argv: Sequence[str]) -> int | None:
     except (OSError, ValueError):
         raw = b""
     try:
+        from jitctx.cli.state import state_dir_path
+
         chosen = state if state is not None else state_dir_path()
         from jitctx.adapters.quick_hook import try_quick
 

@@ -5,16 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from jitctx.cli.common import (
-    add_agent,
-    add_json,
-    add_root,
-    add_state_dir,
-    open_project,
-    print_json,
-    state_dir,
-    table,
-)
+from jitctx.cli.common import add_agent, add_json, add_root, open_project, print_json, table
+from jitctx.cli.state import add_state_dir, state_dir
 from jitctx.errors import UsageError
 
 HELP = """\

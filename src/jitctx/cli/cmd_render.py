@@ -9,7 +9,8 @@ import sys
 from jitctx.assemble import PromptAssembler, fit_profile
 from jitctx.assemble.budget import BudgetResult
 from jitctx.cli.cmd_touch import open_session
-from jitctx.cli.common import add_common, add_state_dir, open_project, print_json, warn
+from jitctx.cli.common import add_common, open_project, print_json, warn
+from jitctx.cli.state import add_state_dir
 
 HELP = """\
 Renders the instruction files a session holds — after startup and the --touch paths, or the current

@@ -7,8 +7,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from jitctx.cli.common import add_common, add_state_dir, open_project, print_json, state_dir, table, warn
+from jitctx.cli.common import add_common, open_project, print_json, table, warn
 from jitctx.cli.render_loads import startup_json
+from jitctx.cli.state import add_state_dir, state_dir
 from jitctx.discovery.session import Session
 from jitctx.discovery.store import OpenSession, SessionStore
 from jitctx.model import Discovery

@@ -98,31 +98,6 @@ def open_project(args: argparse.Namespace) -> tuple[Project, str]:
     return project, cwd
 
 
-def default_state_dir() -> Path:
-    """Where sessions and events live: $JITCTX_STATE_DIR, $XDG_STATE_HOME/jitctx or ~/.local/state/jitctx."""
-    explicit = os.environ.get("JITCTX_STATE_DIR")
-    if explicit:
-        return Path(explicit)
-    xdg = os.environ.get("XDG_STATE_HOME")
-    base = Path(xdg) if xdg else Path.home() / ".local" / "state"
-    return base / "jitctx"
-
-
-def add_state_dir(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--state-dir",
-        metavar="DIR",
-        type=Path,
-        help="where session state and events are kept (default: $JITCTX_STATE_DIR, else "
-        "$XDG_STATE_HOME/jitctx, else ~/.local/state/jitctx)",
-    )
-
-
-def state_dir(args: argparse.Namespace) -> Path:
-    chosen: Path | None = getattr(args, "state_dir", None)
-    return chosen if chosen is not None else default_state_dir()
-
-
 def print_json(document: Any) -> None:
     json.dump(document, sys.stdout, ensure_ascii=False, indent=2)
     sys.stdout.write("\n")

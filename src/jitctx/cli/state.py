@@ -1,0 +1,51 @@
+"""Where jitctx keeps state between runs (the event log, saved sessions): `--state-dir`, else
+$JITCTX_STATE_DIR, else $XDG_STATE_HOME/jitctx, else ~/.local/state/jitctx. Only the CLI reads these.
+
+Imports os only: the hook's fast lane resolves the state dir on every tool call.
+"""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from pathlib import Path
+
+
+def state_dir_path() -> str:
+    explicit = os.environ.get("JITCTX_STATE_DIR")
+    if explicit:
+        return os.path.expanduser(explicit)
+    xdg = os.environ.get("XDG_STATE_HOME")
+    # The XDG spec says a relative value is invalid and must be ignored.
+    if xdg and os.path.isabs(xdg):
+        return os.path.join(xdg, "jitctx")
+    return os.path.join(os.path.expanduser("~"), ".local", "state", "jitctx")
+
+
+def default_state_dir() -> Path:
+    from pathlib import Path
+
+    return Path(state_dir_path())
+
+
+def add_state_dir(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--state-dir",
+        metavar="DIR",
+        help="where jitctx keeps its state; sessions in DIR/sessions/, events in DIR/events/ (default: "
+        "$JITCTX_STATE_DIR, else $XDG_STATE_HOME/jitctx, else ~/.local/state/jitctx)",
+    )
+
+
+def state_dir(args: argparse.Namespace) -> Path:
+    from pathlib import Path
+
+    chosen: str | os.PathLike[str] | None = getattr(args, "state_dir", None)
+    return Path(chosen).expanduser() if chosen else default_state_dir()
+
+
+def events_dir(args: argparse.Namespace) -> Path:
+    return state_dir(args) / "events"
