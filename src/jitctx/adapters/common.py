@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from jitctx.adapters.context import CONTEXT_LIMIT, fit_context, mentions
+from jitctx.discovery.boundary import find_root
 from jitctx.model import Discovery, InstructionFile, Load, LoadReason, Startup
 
 if TYPE_CHECKING:  # imported where used: the hook path loads only what an event needs
@@ -85,18 +86,6 @@ def log_problem(state_dir: Path, agent: str, message: str) -> None:
             log.write(line)
     except OSError:
         pass
-
-
-def find_root(start: str, markers: tuple[str, ...]) -> str:
-    """Nearest ancestor of `start` (itself included) holding a marker; `start` when none does."""
-    current = os.path.realpath(start)
-    while True:
-        if any(os.path.lexists(os.path.join(current, marker)) for marker in markers):
-            return current
-        parent = os.path.dirname(current)
-        if parent == current:
-            return os.path.realpath(start)
-        current = parent
 
 
 def text_field(payload: Mapping[str, Any], key: str) -> str:

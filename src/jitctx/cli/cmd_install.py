@@ -89,7 +89,7 @@ def default_command(agent: str) -> str:
 
 
 def settings_file(agent: str, scope: str, root_arg: str | None) -> Path:
-    from jitctx.adapters.common import find_root
+    from jitctx.discovery.boundary import find_root
     from jitctx.profiles import get_profile
 
     if root_arg is not None:

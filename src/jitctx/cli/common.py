@@ -10,9 +10,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from jitctx.discovery.boundary import find_root
 from jitctx.errors import UsageError
 from jitctx.profiles import DEFAULT_PROFILE, PROFILES, get_profile
 from jitctx.project import Project
+
+__all__ = ["find_root"]  # commands take it from here with the other CLI helpers
 
 
 def add_root(parser: argparse.ArgumentParser) -> None:
@@ -52,18 +55,6 @@ def add_common(parser: argparse.ArgumentParser, *, cwd: bool = False) -> None:
         add_cwd(parser)
     add_agent(parser)
     add_json(parser)
-
-
-def find_root(start: str, markers: Sequence[str]) -> str:
-    """Nearest ancestor of `start` (itself included) holding one of `markers`; `start` if none does."""
-    current = os.path.realpath(start)
-    while True:
-        if any(os.path.lexists(os.path.join(current, marker)) for marker in markers):
-            return current
-        parent = os.path.dirname(current)
-        if parent == current:
-            return os.path.realpath(start)
-        current = parent
 
 
 def resolve_root_and_cwd(args: argparse.Namespace) -> tuple[str, str]:

@@ -40,3 +40,15 @@ def nearest_existing(path: str) -> tuple[str, str]:
         missing.append(os.path.basename(existing))
         existing = parent
     return existing, "/".join(reversed(missing))
+
+
+def find_root(start: str, markers: tuple[str, ...] | list[str]) -> str:
+    """Nearest ancestor of `start` (itself included) holding one of `markers`; `start` if none does."""
+    current = os.path.realpath(start)
+    while True:
+        if any(os.path.lexists(os.path.join(current, marker)) for marker in markers):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return os.path.realpath(start)
+        current = parent

@@ -14,6 +14,7 @@ from jitctx.frontmatter import scope_of, split_frontmatter
 from jitctx.model import InstructionFile, Scope, Skip, Tier
 from jitctx.profiles import Profile
 from jitctx.scope import ScopeError, compile_scope
+from jitctx.text import decode_markdown
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
 _BINARY_PROBE = 8192
@@ -63,18 +64,8 @@ def parse_instruction(
     info: os.stat_result,
     from_rules_dir: bool,
 ) -> InstructionFile:
-    warnings: list[str] = []
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        text = data.decode("utf-8", errors="replace")
-        warnings.append(
-            f"{display}: not valid UTF-8 (first bad byte at offset {exc.start}); "
-            "bad bytes shown as U+FFFD, save the file as UTF-8"
-        )
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text, problem = decode_markdown(data)
+    warnings = [f"{display}: {problem}"] if problem else []
     front = split_frontmatter(text)
     scope: Scope | None = None
     scope_error: str | None = None

@@ -436,13 +436,9 @@ class Session:
         reason: LoadReason,
         trigger: str | None,
     ) -> None:
-        try:
-            info = os.stat(candidate.path)
-        except OSError:
+        identity = _new_identity(candidate.path, state)
+        if identity is None:
             return
-        identity = (info.st_dev, info.st_ino)
-        if identity in state.identities:
-            return  # the same file under another name (case-insensitive disks, hard links)
         entry = LoadedEntry(
             file.display, file.mtime_ns, file.size, reason.value, file.tier.value, candidate.directory
         )
@@ -474,12 +470,8 @@ class Session:
         for result in expansion.included:
             if result.path is None or result.path in state.loaded:
                 continue
-            try:
-                info = os.stat(result.path)
-            except OSError:
-                continue
-            identity = (info.st_dev, info.st_ino)
-            if identity in state.identities:
+            identity = _new_identity(result.path, state)
+            if identity is None:
                 continue
             tier = file.tier  # an import belongs to the tier of the file that asked for it
             included = InstructionFile(
@@ -487,11 +479,11 @@ class Session:
                 display=result.display or result.path,
                 tier=tier,
                 text=result.text or "",
-                size=info.st_size,
-                mtime_ns=info.st_mtime_ns,
+                size=result.size or 0,
+                mtime_ns=result.mtime_ns or 0,
             )
             entry = LoadedEntry(
-                included.display, info.st_mtime_ns, info.st_size, LoadReason.INCLUDE.value, tier.value, None
+                included.display, included.mtime_ns, included.size, LoadReason.INCLUDE.value, tier.value, None
             )
             state.add(result.path, entry, identity, included)
             work.loads.append(Load(included, LoadReason.INCLUDE, trigger=file.display, parent=result.parent))
@@ -503,6 +495,17 @@ class Session:
         trailing = "/" if rel.endswith("/") else ""
         absolute = os.path.join(self.project.root, *rel.rstrip("/").split("/"))
         return os.path.relpath(absolute, self.cwd).replace(os.sep, "/") + trailing
+
+
+def _new_identity(path: str, state: ChannelState) -> tuple[int, int] | None:
+    """The (device, inode) of `path` unless the channel holds that file already, under this name or
+    another (case-insensitive disks, hard links); None for both that and a file that vanished."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    identity = (info.st_dev, info.st_ino)
+    return None if identity in state.identities else identity
 
 
 def merge_discoveries(trigger: str, steps: list[Discovery], channel: str = "main") -> Discovery:

@@ -18,6 +18,7 @@ from typing import Protocol
 
 from jitctx.discovery.reader import MAX_FILE_BYTES
 from jitctx.frontmatter import split_frontmatter
+from jitctx.text import decode_markdown
 
 _BINARY_PROBE = 8192
 _CACHE_BYTES = 32 * 1024 * 1024
@@ -75,18 +76,8 @@ class Resolver(Protocol):
 def decode_text(data: bytes) -> ReadResult:
     """Bytes of a file as a `ReadResult`: BOM dropped, `\n` line ends, frontmatter removed (imported text
     is content, never scope), invalid UTF-8 replaced and reported."""
-    warnings: list[str] = []
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        text = data.decode("utf-8", errors="replace")
-        warnings.append(
-            f"not valid UTF-8 (first bad byte at offset {exc.start}); bad bytes shown as U+FFFD, "
-            "save the file as UTF-8"
-        )
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text, problem = decode_markdown(data)
+    warnings = [problem] if problem else []
     front = split_frontmatter(text)
     size = len(front.body.encode("utf-8", errors="replace"))
     return ReadResult(ImportStatus.OK, front.body, front.body_line, warnings=tuple(warnings), text_bytes=size)

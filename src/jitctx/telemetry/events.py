@@ -241,7 +241,13 @@ def encode_event(event: Mapping[str, Any], max_bytes: int = MAX_LINE_BYTES) -> b
     if len(line) <= max_bytes:
         return line
     record = dict(event)
-    truncated: dict[str, int] = dict(record.get("truncated") or {})
+    earlier = record.get("truncated")
+    # A record may arrive with its own `truncated` of any shape: only a {field: count} map is carried on.
+    truncated: dict[str, int] = (
+        {k: v for k, v in earlier.items() if isinstance(k, str) and isinstance(v, int)}
+        if isinstance(earlier, dict)
+        else {}
+    )
     for key in ("loaded", "signals", "dropped", "globs"):
         items = record.get(key)
         while (
