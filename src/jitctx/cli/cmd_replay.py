@@ -1,0 +1,297 @@
+"""`jitctx replay`: run recorded Claude Code transcripts through JIT discovery and compare with full load."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from typing import TYPE_CHECKING, Any
+
+from jitctx.cli.common import add_agent, add_json, find_root, print_json, table, warn
+from jitctx.cli.state import add_state_dir, events_dir
+from jitctx.errors import JitctxError, UsageError
+
+if TYPE_CHECKING:
+    from jitctx.discovery.session import Session
+    from jitctx.model import Discovery, Startup
+    from jitctx.project import Project
+    from jitctx.telemetry.replay import Observer, Replay, ReplayedLoad, Size, Transcript, Turn
+    from jitctx.telemetry.store import EventStore
+
+HELP = """\
+A transcript is the JSONL file Claude Code keeps per session, ~/.claude/projects/<slug>/<session-id>.jsonl.
+Each tool call in it (Read, Edit, Write, Bash, Glob, Grep, ...) is run, in order, through a fresh JIT
+session; sub-agent lines (isSidechain) run in their own channel. The report shows what JIT loads at which
+turn, the hit rate (discoveries that loaded something / every touched path), and the bytes each turn
+sends with JIT against loading every instruction file of the project on every turn (full load).
+
+The project is --root, else the nearest ancestor of the transcript's recorded cwd with a root marker,
+else that of the current directory. A transcript recorded in another checkout replays here with
+--from-root: paths under OLD are taken to be under the project root.
+
+User-level files (~/.claude) are left out on both sides. A sub-agent's channel starts empty, as in a
+session: its first touch loads the chain above it.
+
+Lines that are not JSON are skipped and counted. A transcript that is missing or is not JSONL is reported
+and the others still run; the exit status is then 2.
+
+examples:
+  jitctx replay ~/.claude/projects/-home-me-acme/3f0c9a52-6d1e-4b8a-9c47-2e5d1f8b7a10.jsonl
+  jitctx replay --root examples/monorepo --from-root /home/dev/acme session.jsonl --json
+  jitctx replay --record ~/.claude/projects/-home-me-acme/*.jsonl && jitctx stats --session replay:
+"""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = HELP
+    parser.add_argument(
+        "--root",
+        metavar="DIR",
+        help="project root (default: the nearest ancestor of the transcript's cwd with a root marker such "
+        "as .git, if that directory exists here, else that of the current directory)",
+    )
+    add_agent(parser)
+    add_json(parser)
+    parser.add_argument(
+        "--from-root",
+        metavar="OLD",
+        help="the directory the transcripts were recorded in; paths under it are replayed under the root",
+    )
+    parser.add_argument(
+        "--record",
+        action="store_true",
+        help="also write the replayed discoveries to the event log (session id replay:<id>), for stats",
+    )
+    add_state_dir(parser)
+    parser.add_argument(
+        "transcripts", nargs="+", metavar="TRANSCRIPT", help="Claude Code session .jsonl files"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from jitctx.telemetry.replay import read_transcript, replay
+
+    if args.root is not None and not os.path.isdir(args.root):
+        raise UsageError(f"--root {args.root!r} is not an existing directory")
+    store: EventStore | None = None
+    if args.record:
+        from jitctx.telemetry.store import EventStore
+
+        store = EventStore(events_dir(args), warn=warn)
+    reports: list[Replay] = []
+    errors: list[dict[str, str]] = []
+    for path in args.transcripts:
+        try:
+            transcript = read_transcript(path)
+            project = _project(args, transcript)
+            if args.from_root:
+                transcript = rebase(transcript, args.from_root, project.root)
+            observe = _recorder(store, transcript) if store is not None else None
+            reports.append(replay(transcript, project, observe=observe))
+        except JitctxError as exc:  # this transcript cannot be replayed; the others still are
+            print(f"jitctx: error: {exc}", file=sys.stderr)
+            errors.append({"transcript": path, "error": str(exc)})
+    if args.json:
+        print_json(
+            {"transcripts": [replay_json(r) for r in reports], "errors": errors, "totals": _totals(reports)}
+        )
+    for index, report in enumerate(reports):
+        if not args.json:
+            print(("\n" if index else "") + render(report))
+        if report.transcript.malformed:
+            warn(f"{report.transcript.path}: {_malformed(report.transcript)}")
+        for message in report.warnings:
+            warn(message)
+    if store is not None and reports:
+        print(f"jitctx: replayed sessions recorded in {store.directory}", file=sys.stderr)
+    return 2 if errors else 0
+
+
+def _project(args: argparse.Namespace, transcript: Transcript) -> Project:
+    from jitctx.profiles import DEFAULT_PROFILE, get_profile
+    from jitctx.project import Project
+
+    root = args.root
+    if root is None:
+        recorded = transcript.cwd if transcript.cwd and os.path.isdir(transcript.cwd) else os.getcwd()
+        root = find_root(recorded, get_profile(args.agent or DEFAULT_PROFILE).root_markers)
+    # No user tier: the comparison is between the project's own instruction files, on both sides.
+    return Project(root, profile=args.agent, home=None)
+
+
+def rebase(transcript: Transcript, old_root: str, new_root: str) -> Transcript:
+    """The transcript with paths under `old_root` (where it was recorded) moved under `new_root`."""
+    from dataclasses import replace
+
+    from jitctx.telemetry.replay import ToolCall
+
+    pattern = re.compile(re.escape(old_root.rstrip("/\\")) + r"(?![\w.-])")
+
+    def swap(value: Any) -> Any:
+        if isinstance(value, str):
+            return pattern.sub(lambda _: new_root, value)
+        if isinstance(value, dict):
+            return {key: swap(item) for key, item in value.items()}
+        return [swap(item) for item in value] if isinstance(value, list) else value
+
+    turns = tuple(
+        replace(turn, calls=tuple(ToolCall(call.name, swap(dict(call.input))) for call in turn.calls))
+        for turn in transcript.turns
+    )
+    return replace(transcript, cwd=swap(transcript.cwd), turns=turns)
+
+
+def _recorder(store: EventStore, transcript: Transcript) -> Observer:
+    """Write the startup and each discovery as telemetry events, timed as the transcript says."""
+    from datetime import datetime
+
+    from jitctx.model import Discovery
+    from jitctx.telemetry.events import event_from_discovery, event_from_startup, held_bytes, parse_ts
+
+    first = next((turn.timestamp for turn in transcript.turns if turn.timestamp), None)
+
+    def when(text: str | None) -> datetime | None:
+        try:
+            return parse_ts(text) if text else None
+        except ValueError:
+            return None
+
+    def observe(session: Session, result: Startup | Discovery, turn: Turn | None) -> None:
+        sid, stamp = session.session_id, when(turn.timestamp if turn is not None else first)
+        if isinstance(result, Discovery):
+            event = event_from_discovery(
+                result,
+                session_id=sid,
+                root=session.project.root,
+                cumulative_bytes=held_bytes(session.blocks(result.channel)),
+                cwd=session.cwd,
+                ts=stamp,
+            )
+        else:
+            event = event_from_startup(result, session_id=sid, ts=stamp)
+        store.append({**event, "source": "replay"})
+
+    return observe
+
+
+def _ratio(part: int, whole: int) -> float | None:
+    return round(part / whole, 4) if whole else None
+
+
+def _size(size: Size) -> dict[str, int]:
+    return {"bytes": size.bytes, "tokens": size.tokens}
+
+
+def _load(load: ReplayedLoad) -> dict[str, Any]:
+    document: dict[str, Any] = {"turn": load.turn, "channel": load.channel, "path": load.path}
+    document.update(reason=load.reason, trigger=load.trigger, **_size(load.size))
+    return document
+
+
+def replay_json(report: Replay) -> dict[str, Any]:
+    turns, calls, discoveries, hits = report.count()
+    jit, full = report.jit_total, report.full_total
+    by_channel = {}
+    for kind in ("main", "subagent"):
+        n_turns, n_calls, n_disc, n_hits = report.count(kind)
+        by_channel[kind] = {"turns": n_turns, "tool_calls": n_calls, "discoveries": n_disc, "hits": n_hits}
+    transcript = report.transcript
+    return {
+        "transcript": transcript.path,
+        "session_id": transcript.session_id,
+        "root": report.root,
+        "cwd": report.cwd,
+        "agent": report.agent,
+        "lines": transcript.lines,
+        "malformed_lines": list(transcript.malformed),
+        "turns": turns,
+        "tool_calls": calls,
+        "discoveries": discoveries,
+        "hits": hits,
+        "hit_rate": _ratio(hits, discoveries),
+        "by_channel": by_channel,
+        "startup": [_load(load) for load in report.startup],
+        "loads": [_load(load) for turn in report.turns for load in turn.loads],
+        "per_turn": [
+            {
+                "turn": t.turn.number,
+                "line": t.turn.line,
+                "channel": t.kind,
+                "timestamp": t.turn.timestamp,
+                "tool_calls": len(t.turn.calls),
+                "discoveries": t.discoveries,
+                "hits": t.hits,
+                "loaded": [load.path for load in t.loads],
+                "jit": _size(t.sent),
+                "held_after": _size(t.held),
+            }
+            for t in report.turns
+        ],
+        "full_load": {"files": report.full_load_files, **_size(report.full_load)},
+        "totals": {"jit": _size(jit), "full_load": _size(full), "ratio": _ratio(jit.bytes, full.bytes)},
+        "warnings": list(report.warnings),
+    }
+
+
+def _totals(reports: list[Replay]) -> dict[str, Any]:
+    counts = [r.count() for r in reports]
+    discoveries, hits = sum(c[2] for c in counts), sum(c[3] for c in counts)
+    jit = sum(r.jit_total.bytes for r in reports)
+    full = sum(r.full_total.bytes for r in reports)
+    return {
+        "transcripts": len(reports),
+        "turns": sum(c[0] for c in counts),
+        "discoveries": discoveries,
+        "hits": hits,
+        "hit_rate": _ratio(hits, discoveries),
+        "jit_bytes": jit,
+        "full_load_bytes": full,
+        "ratio": _ratio(jit, full),
+    }
+
+
+def _malformed(transcript: Transcript) -> str:
+    shown = ", ".join(map(str, transcript.malformed[:5])) + (", ..." if len(transcript.malformed) > 5 else "")
+    count = len(transcript.malformed)
+    return f"{count} malformed line{'s' if count != 1 else ''} skipped (line {shown})"
+
+
+def _percent(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}%" if whole else "n/a"
+
+
+def render(report: Replay) -> str:
+    """The human report of one transcript: a summary, one row per turn, the comparison."""
+    transcript = report.transcript
+    turns, calls, discoveries, hits = report.count()
+    sub = report.count("subagent")
+    read = f"{transcript.lines} read" + (f", {_malformed(transcript)}" if transcript.malformed else "")
+    head = [
+        f"transcript  {transcript.path}",
+        f"session     {transcript.session_id}",
+        f"project     {report.root} (cwd {report.cwd}, agent {report.agent})",
+        f"lines       {read}",
+        f"turns       {turns} (main {turns - sub[0]}, subagent {sub[0]}); tool calls {calls} "
+        f"(subagent {sub[1]})",
+        f"hit rate    {_percent(hits, discoveries)} ({hits} of {discoveries} touched paths loaded something)",
+    ]
+    startup = ", ".join(f"{load.path} ({load.reason})" for load in report.startup) or "-"
+    rows: list[list[object]] = [
+        ["start", "main", "", "", "", "", f"{sum(x.size.bytes for x in report.startup):,}", startup]
+    ]
+    for t in report.turns:
+        loaded = ", ".join(f"{load.path} ({load.reason})" for load in t.loads) or "-"
+        row = [t.turn.number, t.kind, t.turn.line, len(t.turn.calls), t.discoveries, t.hits]
+        rows.append([*row, f"{t.sent.bytes:,}", loaded])
+    headers = ["turn", "channel", "line", "calls", "paths", "hits", "jit bytes", "loaded after the turn"]
+    jit, full = report.jit_total, report.full_total
+    tail = [
+        f"full load   {report.full_load_files} files, {report.full_load.bytes:,} bytes "
+        f"(~{report.full_load.tokens:,} tokens) on every turn",
+        f"over {turns} turns: JIT {jit.bytes:,} bytes (~{jit.tokens:,} tokens), "
+        f"full load {full.bytes:,} bytes (~{full.tokens:,} tokens); "
+        f"JIT sends {_percent(jit.bytes, full.bytes)} of full load",
+        "(jit bytes: what the turn's request carried; a turn's loads reach the model with its tool results)",
+    ]
+    return "\n".join([*head, "", table(headers, rows, right=(0, 2, 3, 4, 5, 6)), "", *tail])

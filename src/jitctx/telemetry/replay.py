@@ -1,0 +1,297 @@
+"""Replay a recorded Claude Code session through JIT discovery: what would have loaded, at which turn,
+and at what cost against loading every instruction file at the start.
+
+Transcripts (`~/.claude/projects/<slug>/<session-id>.jsonl`) hold one JSON object per line. Lines of
+`type` "assistant" carry `message.content[]`, whose `{"type": "tool_use", "name", "input"}` blocks are the
+tool calls; one response may span several lines sharing `message.id`, and they make one *turn*.
+`isSidechain: true` marks a sub-agent's lines (`agentId` names it), replayed in their own channel. Other
+lines (prompts, tool results, summaries, system lines) are read past; a line that is not a JSON object is
+skipped and counted.
+
+Bytes per turn: the request that produced turn k carried what its channel held *before* turn k's tool
+calls ran (their discoveries reach the model with the tool results, in request k+1). Full load sends every
+instruction file of the project, with its imports, on every turn. User-level files are left out of both.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from jitctx.discovery.boundary import is_inside
+from jitctx.errors import JitctxError
+from jitctx.model import Discovery, InstructionFile, Load, Startup
+from jitctx.project import Project
+
+if TYPE_CHECKING:
+    from jitctx.discovery.session import Session
+
+TRANSCRIPT_TYPES = frozenset({"user", "assistant", "summary", "system"})
+# Sees the session after its start (turn None) and after each discovery; `--record` writes events.
+Observer = Callable[["Session", Startup | Discovery, "Turn | None"], object]
+
+
+class TranscriptError(JitctxError):
+    """A transcript that cannot be replayed at all: missing, unreadable, or not JSONL."""
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    name: str
+    input: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One assistant message: where it starts, its session channel, its tool calls in order."""
+
+    number: int
+    line: int
+    channel: str  # "main", or the sub-agent's id ("subagent" when the line names none)
+    timestamp: str | None
+    calls: tuple[ToolCall, ...]
+
+
+@dataclass(frozen=True)
+class Transcript:
+    path: str
+    session_id: str
+    cwd: str | None
+    turns: tuple[Turn, ...]
+    lines: int  # non-blank lines
+    malformed: tuple[int, ...]  # line numbers skipped: not a JSON object, or an unusable tool_use
+
+
+def read_transcript(path: str | os.PathLike[str]) -> Transcript:
+    """Parse one transcript; TranscriptError when it is missing, unreadable or not a JSONL transcript."""
+    name = os.fspath(path)
+    try:
+        with open(name, encoding="utf-8", errors="replace") as handle:
+            return _parse(name, handle)
+    except FileNotFoundError:
+        raise TranscriptError(f"{name}: no such file") from None
+    except OSError as exc:
+        raise TranscriptError(f"{name}: cannot read: {exc.strerror or exc}") from None
+
+
+def _parse(name: str, text_lines: Iterable[str]) -> Transcript:
+    first: dict[str, str] = {}  # the first sessionId and cwd met
+    lines = objects = recognised = 0
+    malformed: list[int] = []
+    turns: list[Turn] = []
+    by_message: dict[tuple[str, str], int] = {}  # (channel, message.id) -> index in `turns`
+    for number, raw in enumerate(text_lines, 1):
+        if not raw.strip():
+            continue
+        lines += 1
+        try:
+            record = json.loads(raw)
+        except (ValueError, RecursionError):
+            record = None
+        if not isinstance(record, dict):
+            malformed.append(number)
+            continue
+        objects += 1
+        for name_of in ("sessionId", "cwd"):
+            if name_of not in first and isinstance(record.get(name_of), str):
+                first[name_of] = record[name_of]
+        kind = record.get("type")
+        recognised += isinstance(kind, str) and kind in TRANSCRIPT_TYPES
+        if kind != "assistant":
+            continue
+        calls = _tool_calls(record.get("message"))
+        if calls is None:
+            malformed.append(number)
+            continue
+        agent = record.get("agentId")
+        sub = agent if isinstance(agent, str) and agent else "subagent"
+        channel = sub if record.get("isSidechain") is True else "main"
+        message_id, stamp = record["message"].get("id"), record.get("timestamp")
+        key = (channel, message_id) if isinstance(message_id, str) else None
+        if key is not None and key in by_message:  # another line of the same response
+            index = by_message[key]
+            turns[index] = replace(turns[index], calls=turns[index].calls + calls)
+            continue
+        if key is not None:
+            by_message[key] = len(turns)
+        turns.append(Turn(len(turns) + 1, number, channel, stamp if isinstance(stamp, str) else None, calls))
+    if not objects:
+        what = "is not JSONL: no line holds a JSON object" if lines else "is empty"
+        raise TranscriptError(f"{name}: {what}; expected a Claude Code transcript (.jsonl)")
+    if not recognised:
+        raise TranscriptError(
+            f"{name}: holds no Claude Code transcript lines (no line of type user/assistant/summary/system)"
+        )
+    session_id = first.get("sessionId") or os.path.splitext(os.path.basename(name))[0]
+    return Transcript(name, session_id, first.get("cwd"), tuple(turns), lines, tuple(malformed))
+
+
+def _tool_calls(message: object) -> tuple[ToolCall, ...] | None:
+    """The tool_use blocks of an assistant message; None when the message cannot be read."""
+    if not isinstance(message, dict):
+        return None
+    content = message.get("content")
+    if not isinstance(content, list):
+        return () if content is None or isinstance(content, str) else None
+    calls: list[ToolCall] = []
+    for block in content:
+        if isinstance(block, dict) and block.get("type") == "tool_use":
+            name, tool_input = block.get("name"), block.get("input")
+            if not isinstance(name, str) or not isinstance(tool_input, dict):
+                return None
+            calls.append(ToolCall(name, tool_input))
+    return tuple(calls)
+
+
+class Size(NamedTuple):
+    bytes: int
+    tokens: int  # estimated (jitctx.tokens)
+
+
+@dataclass(frozen=True)
+class ReplayedLoad:
+    path: str  # relative to the root
+    reason: str
+    turn: int  # 0: session start
+    channel: str  # "main" | "subagent"
+    trigger: str | None
+    size: Size
+
+
+@dataclass(frozen=True)
+class TurnReplay:
+    turn: Turn
+    kind: str  # "main" | "subagent"
+    discoveries: int  # one per touched path
+    hits: int
+    loads: tuple[ReplayedLoad, ...]
+    sent: Size  # what the request of this turn carried
+    held: Size  # what the channel holds after this turn's tool calls
+
+
+@dataclass(frozen=True)
+class Replay:
+    transcript: Transcript
+    root: str
+    cwd: str  # relative to the root, "." for the root
+    agent: str
+    startup: tuple[ReplayedLoad, ...]
+    turns: tuple[TurnReplay, ...]
+    full_load: Size  # per turn
+    full_load_files: int
+    warnings: tuple[str, ...]
+
+    def count(self, kind: str | None = None) -> tuple[int, int, int, int]:
+        """(turns, tool calls, discoveries, hits), of one channel kind or of all."""
+        chosen = [t for t in self.turns if kind is None or t.kind == kind]
+        calls = sum(len(t.turn.calls) for t in chosen)
+        return len(chosen), calls, sum(t.discoveries for t in chosen), sum(t.hits for t in chosen)
+
+    @property
+    def jit_total(self) -> Size:
+        return total(t.sent for t in self.turns)
+
+    @property
+    def full_total(self) -> Size:
+        return Size(self.full_load.bytes * len(self.turns), self.full_load.tokens * len(self.turns))
+
+
+def total(sizes: Iterable[Size]) -> Size:
+    listed = list(sizes)
+    return Size(sum(s.bytes for s in listed), sum(s.tokens for s in listed))
+
+
+def measure(files: Iterable[InstructionFile]) -> Size:
+    """Body bytes and estimated tokens of instruction files, as a session sends them."""
+    from jitctx.tokens import estimate_tokens
+
+    return total(Size(f.body_bytes, estimate_tokens(f.text)) for f in files)
+
+
+def full_load(project: Project) -> tuple[list[InstructionFile], list[str]]:
+    """Every instruction file of the project, then what they import, each once; and the warnings."""
+    from jitctx.imports import expand
+
+    files, skips = project.all_instruction_files()
+    chosen = {file.path: file for file in files}
+    for file in files:
+        if not project.profile.imports or "@" not in file.text:
+            continue
+        config = project.config
+        expansion = expand(
+            file.text,
+            file.path,
+            root=project.root,
+            max_depth=config.import_depth,
+            allow_outside=config.allow_outside_imports,
+            first_line=file.body_line,
+            display=project.display,
+        )
+        for found in expansion.included:
+            if found.path is not None and found.path not in chosen:
+                shown, text = found.display or found.path, found.text or ""
+                chosen[found.path] = InstructionFile(found.path, shown, file.tier, text, found.size or 0, 0)
+    return list(chosen.values()), [f"{skip.path}: {skip.why}" for skip in skips]
+
+
+def replay(transcript: Transcript, project: Project, *, observe: Observer | None = None) -> Replay:
+    """Run the transcript's tool calls, in order, through a fresh session over `project`, one discovery
+    per touched path. The session starts in the transcript's cwd when that is inside the project, else
+    at the root, with session id `replay:<the transcript's id>`."""
+    from jitctx.discovery.session import Session
+    from jitctx.telemetry.events import channel_of
+    from jitctx.touched import affected_paths
+
+    recorded = os.path.realpath(transcript.cwd) if transcript.cwd else None
+    cwd = recorded if recorded is not None and is_inside(recorded, project.root) else project.root
+    session_id = f"replay:{transcript.session_id}"
+    session = Session(project, cwd=cwd, session_id=session_id, use_git=False)
+    holding: dict[str, Size] = {}  # per channel, measured again only when a discovery changed it
+
+    def held(channel: str) -> Size:
+        if channel not in holding:
+            holding[channel] = measure(session.blocks(channel))
+        return holding[channel]
+
+    def replayed(loads: tuple[Load, ...], turn: int, channel: str) -> tuple[ReplayedLoad, ...]:
+        kind = channel_of(channel)[0]
+        return tuple(
+            ReplayedLoad(load.file.display, load.reason.value, turn, kind, load.trigger, measure([load.file]))
+            for load in loads
+        )
+
+    started = session.startup()
+    if observe is not None:
+        observe(session, started, None)
+    warnings = list(started.warnings)
+    turns: list[TurnReplay] = []
+    for turn in transcript.turns:
+        sent, discoveries, hits = held(turn.channel), 0, 0
+        loads: list[ReplayedLoad] = []
+        for call in turn.calls:
+            for path in affected_paths(call.name, call.input):
+                found = session.discover(path, turn.channel)
+                if found.loaded or found.dropped:
+                    holding.pop(turn.channel, None)
+                discoveries, hits = discoveries + 1, hits + found.hit
+                loads.extend(replayed(found.loaded, turn.number, turn.channel))
+                warnings.extend(found.warnings)
+                if observe is not None:
+                    observe(session, found, turn)
+        kind = channel_of(turn.channel)[0]
+        turns.append(TurnReplay(turn, kind, discoveries, hits, tuple(loads), sent, held(turn.channel)))
+    everything, full_warnings = full_load(project)
+    return Replay(
+        transcript=transcript,
+        root=project.root,
+        cwd=started.cwd,
+        agent=project.profile.name,
+        startup=replayed(started.loaded, 0, "main"),
+        turns=tuple(turns),
+        full_load=measure(everything),
+        full_load_files=len(everything),
+        warnings=tuple(dict.fromkeys([*warnings, *full_warnings])),
+    )
