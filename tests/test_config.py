@@ -87,3 +87,8 @@ def test_layers_routes_and_budgets_are_parsed() -> None:
     assert [(layer.name, layer.max_bytes) for layer in config.layers] == [("L0", 16384), ("L1", None)]
     assert config.combined_budgets == ((("L0", "L1"), 57344),)
     assert config.routes[0].triggers == ("release", "tag")
+
+
+def test_an_unknown_agent_is_an_error() -> None:
+    with pytest.raises(ConfigError, match="'agent' is 'nonsense', not a profile"):
+        parse_config({"agent": "nonsense"}, "x.toml")

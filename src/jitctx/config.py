@@ -114,6 +114,14 @@ def parse_config(data: dict[str, Any], source: str) -> Config:
             )
             continue
         _check(source, f"imports.{key}", value, *_IMPORT_KEYS[key])
+    agent = data.get("agent")
+    if agent is not None:
+        from jitctx.profiles import PROFILES
+
+        if agent not in PROFILES:
+            raise ConfigError(
+                f"{source}: 'agent' is {agent!r}, not a profile; choose one of: {', '.join(PROFILES)}"
+            )
     max_bytes = data.get("max_bytes")
     if max_bytes is not None and max_bytes < 0:
         raise ConfigError(f"{source}: 'max_bytes' must be 0 or more, found {max_bytes}")

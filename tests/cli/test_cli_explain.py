@@ -105,3 +105,13 @@ def test_human_report_as_a_subprocess(example_copy: Path, tmp_path: Path) -> Non
     assert proc.returncode == 0, proc.stderr
     assert "reaches the agent:" in proc.stdout
     assert "src/ui/**/*.tsx" in proc.stdout and "vs" in proc.stdout
+
+
+def test_relative_path_is_taken_from_the_root(capsys: pytest.CaptureFixture[str], example_copy: Path) -> None:
+    doc = explain(capsys, "src/ui/Footer.tsx", "--root", str(example_copy))
+    assert doc["inside"] is True and doc["path"] == "src/ui/Footer.tsx"
+
+
+def test_no_root_above_the_path_is_a_usage_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["explain", str(tmp_path / "nowhere/a.py")]) == 2
+    assert "no project root above" in capsys.readouterr().err

@@ -77,3 +77,16 @@ def test_after_compaction_resends_what_the_host_drops(tmp_path: Path) -> None:
     claude.discover("src/a")
     # Claude Code reloads its start-up memory files itself; the nested one it dropped comes back.
     assert [x.file.display for x in claude.after_compaction()] == ["src/CLAUDE.md"]
+
+
+def test_startup_files_are_the_static_zone(capsys: pytest.CaptureFixture[str], example_copy: Path) -> None:
+    doc = render(capsys, "--root", str(example_copy), "--touch", "src/ui/Footer.tsx", "--format", "anthropic")
+    system = doc["prompt"]["system"]
+    assert system[0].get("cache_control") == {"type": "ephemeral"}
+    assert "Instructions from: CLAUDE.md" in system[0]["text"] and "AGENTS.md" in system[0]["text"]
+    assert all("cache_control" not in block for block in system[1:])
+    assert any("src/ui/CLAUDE.md" in block["text"] for block in system[1:])
+    assert main(["render", "--root", str(example_copy), "--touch", "src/ui/Footer.tsx"]) == 0
+    text = capsys.readouterr().out
+    boundary = text.index("jitctx:cache-boundary")
+    assert text.index("from: CLAUDE.md") < boundary < text.index("Instructions from: src/ui/CLAUDE.md")

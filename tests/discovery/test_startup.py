@@ -247,3 +247,20 @@ def test_cursor_rules_always_apply_and_manual(tmp_path: Path) -> None:
     why = {s.path: s.why for s in result.skipped}
     assert "on request" in why[".cursor/rules/manual.mdc"]
     assert "src/**/*.tsx" in why[".cursor/rules/tsx.mdc"]
+
+
+def test_an_early_touch_names_the_change_that_brought_it(tmp_path: Path) -> None:
+    root = git_init(
+        write_tree(tmp_path / "proj", {"CLAUDE.md": "root", "pkg/AGENTS.md": "PKG", "pkg/a.ts": "1"})
+    )
+    (root / "pkg/a.ts").write_text("2")
+    result = start(root)
+    nested = next(x for x in result.loaded if x.file.display == "pkg/AGENTS.md")
+    assert nested.trigger == "pkg/a.ts"
+    assert next(x for x in result.loaded if x.file.display == "CLAUDE.md").trigger is None
+
+
+def test_a_file_over_the_whole_budget_is_flagged(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "proj", {".jitctx.toml": "max_bytes = 100\n", "CLAUDE.md": "x" * 500})
+    result = start(root, use_git=False)
+    assert any("over the whole budget" in w for w in result.warnings)

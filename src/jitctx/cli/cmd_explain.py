@@ -8,7 +8,7 @@ from typing import Any
 
 from jitctx.assemble import fit_profile
 from jitctx.assemble.budget import BudgetResult
-from jitctx.cli.common import add_agent, add_json, find_root, print_json, table
+from jitctx.cli.common import add_agent, add_json, path_argument, print_json, root_for_path, table
 from jitctx.discovery.explain import Explanation, explain
 from jitctx.errors import UsageError
 from jitctx.profiles import DEFAULT_PROFILE, get_profile
@@ -20,8 +20,9 @@ Answers "why did (or didn't) my rule reach the agent?" in the order you would ch
   2. does its scope match the actual path? (globs and path shown side by side)
   3. is the path inside the project? is the frontmatter readable? is the file readable?
 
-PATH is taken from the current directory. The root defaults to the nearest ancestor of PATH with a root
-marker; the agent's cwd defaults to the root.
+A relative PATH is taken from --cwd, else from --root when given, else from the current directory (as in
+`jitctx touch`). The root defaults to the nearest ancestor of PATH with a root marker (.git,
+.jitctx.toml); the agent's cwd defaults to the root.
 
 examples:
   jitctx explain examples/monorepo/src/ui/Footer.tsx
@@ -40,14 +41,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    target = os.path.abspath(args.path)
-    if args.root is not None:
-        root = os.path.abspath(args.root)
-    else:
-        start = target if os.path.isdir(target) else os.path.dirname(target)
-        while not os.path.isdir(start):
-            start = os.path.dirname(start)
-        root = find_root(start, get_profile(args.agent or DEFAULT_PROFILE).root_markers)
+    target = path_argument(args.path, args.root, args.cwd)
+    root = root_for_path(target, args.root, get_profile(args.agent or DEFAULT_PROFILE).root_markers)
     home = os.environ.get("JITCTX_HOME") or os.path.expanduser("~")
     project = Project(root, profile=args.agent, home=home)
     cwd = os.path.join(project.root, args.cwd) if args.cwd else project.root

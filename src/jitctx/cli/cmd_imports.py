@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from jitctx.cli.common import add_common, find_root, print_json, table, warn
+from jitctx.cli.common import add_common, find_root, path_argument, print_json, table, warn
 from jitctx.errors import UsageError
 from jitctx.imports import Expansion, FileResolver, ImportStatus, expand
 from jitctx.profiles import DEFAULT_PROFILE, get_profile
@@ -20,13 +20,14 @@ indented under the file that imports them, with the file and line, the resolved 
   missing, not_a_path                no such file; the @text stays as written
   cycle, too_deep, outside           not followed ([imports] max_depth / allow_outside in .jitctx.toml)
   directory, not_a_file, binary, too_large, symlink_loop, unreadable, too_many
-Then the expanded size: FILE's text plus every included text.
+Then the expanded size: FILE's text plus every included text. A relative FILE is taken from --root
+when given, else from the current directory.
 
 exit status: 0 every import is ok, 1 some import has a problem, 2 FILE is missing or unreadable.
 
 examples:
   jitctx imports examples/monorepo/CLAUDE.md
-  jitctx imports CLAUDE.md --root . --json
+  jitctx imports CLAUDE.md --root examples/monorepo --json
 """
 
 
@@ -37,7 +38,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    target = os.path.abspath(args.file)
+    target = path_argument(args.file, None if args.root is None else str(args.root))
     if not os.path.lexists(target):
         raise UsageError(f"{args.file}: no such file")
     real = os.path.realpath(target)

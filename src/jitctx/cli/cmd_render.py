@@ -8,17 +8,21 @@ import sys
 
 from jitctx.assemble import PromptAssembler, fit_profile
 from jitctx.assemble.budget import BudgetResult
+from jitctx.assemble.render import render_payload
 from jitctx.cli.cmd_touch import open_session
 from jitctx.cli.common import add_common, open_project, print_json, warn
 from jitctx.cli.state import add_state_dir
+from jitctx.discovery.session import Session
 
 HELP = """\
 Renders the instruction files a session holds — after startup and the --touch paths, or the current
 blocks of a persisted --session — as the agent would receive them, cut to the profile's byte budget
 (the broadest files are dropped first; a file that alone is over keeps its head and a visible notice).
 
-formats: text (a system prompt with a cache boundary), anthropic (Messages API: system blocks with a
-cache_control breakpoint after the static zone), openai (dynamic content at the end of the messages).
+What loaded at session start is the static zone (it does not change during a session); what JIT
+discovery brought comes after the cache boundary. Formats: text (a system prompt with the boundary
+marker), anthropic (Messages API: system blocks with a cache_control breakpoint after the static zone),
+openai (the static zone as the first system message, JIT blocks at the end of the messages).
 
 examples:
   jitctx render --root examples/monorepo --touch src/ui/Footer.tsx
@@ -34,7 +38,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--touch", metavar="PATH", nargs="+", default=[], help="paths touched before rendering"
     )
-    parser.add_argument("--format", choices=("text", "anthropic", "openai"), default="text")
+    parser.add_argument(
+        "--format",
+        choices=("text", "anthropic", "openai"),
+        default="text",
+        help="the shape of the output (default: text); see above",
+    )
     parser.add_argument("--no-git", action="store_true", help="do not ask git for changed files at startup")
 
 
@@ -48,10 +57,16 @@ def run(args: argparse.Namespace) -> int:
         for path in args.touch:
             opened.session.discover(path)
         blocks = opened.session.blocks()
+        at_start = startup_paths(opened.session)
     budget = fit_profile(blocks, project.profile)
-    assembler = PromptAssembler(style=project.profile.render)
-    assembler.add_files(budget.delivered())
-    prompt = assembler.render(args.format)
+    delivered = budget.delivered()
+    # What loaded at session start stays the same all session: it is the cached static zone. What JIT
+    # discovery brought goes after the boundary, where a new load costs only the dynamic part.
+    static = [item for item in delivered if item.display in at_start]
+    assembler = PromptAssembler(render_payload(static, project.profile.render), style=project.profile.render)
+    assembler.add_files(item for item in delivered if item.display not in at_start)
+    # As text, show the system prompt itself, boundary marker included, so the zones can be seen.
+    prompt = assembler.system_prompt if args.format == "text" else assembler.render(args.format)
     if args.json:
         print_json(
             {
@@ -68,6 +83,19 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(prompt, ensure_ascii=False, indent=2))
     report_budget(budget)
     return 0
+
+
+def startup_paths(session: Session) -> set[str]:
+    """Display paths of what the main channel loaded at session start (with its imports).
+
+    Startup always loads first, so those are the entries before the first JIT load."""
+    state = session.channels.get("main")
+    shown: set[str] = set()
+    for entry in state.loaded.values() if state is not None else ():
+        if entry.reason not in ("session_start", "include"):
+            break
+        shown.add(entry.display)
+    return shown
 
 
 def report_budget(budget: BudgetResult) -> None:

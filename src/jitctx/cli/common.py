@@ -15,7 +15,7 @@ from jitctx.errors import UsageError
 from jitctx.profiles import DEFAULT_PROFILE, PROFILES, get_profile
 from jitctx.project import Project
 
-__all__ = ["find_root"]  # commands take it from here with the other CLI helpers
+__all__ = ["find_root", "path_argument", "root_for_path"]
 
 
 def add_root(parser: argparse.ArgumentParser) -> None:
@@ -87,6 +87,34 @@ def open_project(args: argparse.Namespace) -> tuple[Project, str]:
     home = os.environ.get("JITCTX_HOME") or str(Path.home())
     project = Project(root, profile=getattr(args, "agent", None), home=home)
     return project, cwd
+
+
+def path_argument(path: str, root_arg: str | None, cwd_arg: str | None = None) -> str:
+    """An absolute PATH for commands that take one: a relative PATH is taken from --cwd (itself taken
+    from --root), else from --root when given, else from the current directory, as `touch` does."""
+    if os.path.isabs(path):
+        return os.path.normpath(path)
+    base = os.getcwd()
+    if root_arg is not None:
+        base = os.path.join(os.path.abspath(root_arg), cwd_arg or "")
+    elif cwd_arg is not None:
+        base = os.path.abspath(cwd_arg)
+    return os.path.normpath(os.path.join(base, path))
+
+
+def root_for_path(target: str, root_arg: str | None, markers: Sequence[str]) -> str:
+    """--root, else the nearest ancestor of `target` with a root marker; an error when there is none."""
+    if root_arg is not None:
+        return os.path.abspath(root_arg)
+    start = target
+    while not os.path.isdir(start):
+        start = os.path.dirname(start)
+    root = find_root(start, tuple(markers))
+    if not any(os.path.lexists(os.path.join(root, marker)) for marker in markers):
+        raise UsageError(
+            f"no project root above {target} (no {' or '.join(markers)} in any parent); pass --root DIR"
+        )
+    return root
 
 
 def print_json(document: Any) -> None:

@@ -14,6 +14,7 @@ import os
 import stat
 import time
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from jitctx.config import CONFIG_FILES
@@ -226,7 +227,13 @@ class Session:
         # Each changed file is an early touch: its directory chain is walked as a discovery would.
         for changed in signals.changed:
             real = os.path.realpath(os.path.join(project.root, *changed.split("/")))
+            before = len(work.loads)
             self._walk_from(os.path.dirname(real), changed, state, work, reason)
+            # Name the change that brought them, also for unconditional files on its chain.
+            work.loads[before:] = [
+                load if load.trigger is not None else replace(load, trigger=changed)
+                for load in work.loads[before:]
+            ]
         state.started = True
         return Startup(
             root=project.root,
@@ -443,6 +450,11 @@ class Session:
             file.display, file.mtime_ns, file.size, reason.value, file.tier.value, candidate.directory
         )
         state.add(candidate.path, entry, identity, file)
+        if file.body_bytes > self.project.max_bytes:
+            work.warnings.append(
+                f"{file.display}: {file.body_bytes:,} bytes is over the whole budget of "
+                f"{self.project.max_bytes:,} bytes by itself; it will be cut and push out broader files"
+            )
         globs = file.scope.patterns if file.scope is not None else ()
         work.loads.append(Load(file, reason, trigger=trigger, globs=globs))
         self._include_imports(file, state, work)

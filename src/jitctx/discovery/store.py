@@ -18,6 +18,7 @@ from pathlib import Path
 
 from jitctx.discovery.quick import quick_file_name, state_file_name
 from jitctx.discovery.session import Session
+from jitctx.errors import JitctxError
 from jitctx.project import Project
 
 
@@ -40,9 +41,16 @@ class SessionStore:
         self, project: Project, session_id: str, *, cwd: str | None = None, use_git: bool = True
     ) -> Iterator[OpenSession]:
         """Yield the session with its saved state; save it back when the block ends without error."""
-        self.directory.mkdir(parents=True, exist_ok=True)
         path = self.path_for(session_id)
-        with open(path.with_suffix(".lock"), "a") as lock:
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            lock = open(path.with_suffix(".lock"), "a")  # closed by the `with` below
+        except OSError as exc:
+            raise JitctxError(
+                f"cannot keep session state in {self.directory}: {exc.strerror or exc}; "
+                "pass --state-dir DIR (or set JITCTX_STATE_DIR) to a writable directory"
+            ) from exc
+        with lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             try:
                 session = Session(project, cwd=cwd, session_id=session_id, use_git=use_git)

@@ -387,7 +387,11 @@ def parse_since(text: str, now: datetime) -> datetime:
     relative = _RELATIVE.match(text)
     if relative:
         amount, unit = int(relative.group(1)), relative.group(2)
-        return now.astimezone(UTC) - timedelta(**{_UNITS[unit]: amount})
+        try:
+            return now.astimezone(UTC) - timedelta(**{_UNITS[unit]: amount})
+        except (OverflowError, ValueError):
+            # An age older than the calendar: everything recorded is newer than that.
+            return datetime.min.replace(tzinfo=UTC)
     try:
         return parse_ts(text.strip())
     except ValueError:
