@@ -70,3 +70,23 @@ def test_paths_are_required(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exited:
         main(["touch"])
     assert exited.value.code == 2
+
+
+def test_an_unusable_state_dir_is_a_clear_error(
+    capsys: pytest.CaptureFixture[str], example_copy: Path, tmp_path: Path
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    code = main(
+        ["touch", "--root", str(example_copy), "--session", "s", "--state-dir", str(blocker / "state"), "x"]
+    )
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "cannot keep session state" in err and "--state-dir" in err and "Traceback" not in err
+
+
+def test_a_named_session_is_recorded(capsys: pytest.CaptureFixture[str], example_copy: Path) -> None:
+    touch(capsys, "--root", str(example_copy), "--session", "rec", "src/ui/Footer.tsx", "website/index.md")
+    assert main(["stats", "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert stats["discoveries"] == 2 and stats["sessions"] == 1

@@ -274,3 +274,11 @@ def test_parse_since(text: str, expected: datetime) -> None:
 def test_parse_since_rejects(text: str) -> None:
     with pytest.raises(UsageError, match="--since"):
         parse_since(text, NOW)
+
+
+def test_an_age_older_than_the_calendar_means_everything() -> None:
+    from datetime import UTC, datetime
+
+    from jitctx.telemetry.store import parse_since
+
+    assert parse_since("99999999d", datetime(2026, 11, 29, tzinfo=UTC)) == datetime.min.replace(tzinfo=UTC)

@@ -42,7 +42,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--format",
         choices=("text", "anthropic", "openai"),
         default="text",
-        help="the shape of the output (default: text); see above",
+        help="the shape of the output (default: text; the formats are described below)",
     )
     parser.add_argument("--no-git", action="store_true", help="do not ask git for changed files at startup")
 

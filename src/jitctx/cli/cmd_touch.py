@@ -12,7 +12,7 @@ from jitctx.cli.render_loads import startup_json
 from jitctx.cli.state import add_state_dir, state_dir
 from jitctx.discovery.session import Session
 from jitctx.discovery.store import OpenSession, SessionStore
-from jitctx.model import Discovery
+from jitctx.model import Discovery, Startup
 from jitctx.project import Project
 
 HELP = """\
@@ -21,7 +21,8 @@ and loads the instruction files that touching it brings into scope: unconditiona
 (nested_traversal) and scoped rules whose globs match it (path_glob_match). A file loads once per session.
 
 With --session ID the session's state is kept in the state dir, so separate calls add up to one session
-(the first call also runs startup). Without it, each call is a new session.
+(the first call also runs startup), and its startup and discoveries are recorded in the event log (see
+`jitctx log`, `jitctx stats`). Without it, each call is a new session and nothing is recorded.
 
 examples:
   jitctx touch --root examples/monorepo src/ui/README.md src/ui/Footer.tsx
@@ -32,7 +33,7 @@ examples:
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.epilog = HELP
     add_common(parser, cwd=True)
-    parser.add_argument("--session", metavar="ID", help="keep state under this session id (see above)")
+    parser.add_argument("--session", metavar="ID", help="keep state under this session id (see below)")
     add_state_dir(parser)
     parser.add_argument("--no-git", action="store_true", help="do not ask git for changed files at startup")
     parser.add_argument(
@@ -51,6 +52,28 @@ def open_session(args: argparse.Namespace, project: Project, cwd: str) -> Iterat
     store = SessionStore(state_dir(args) / "sessions")
     with store.open(project, args.session, cwd=cwd, use_git=not args.no_git) as opened:
         yield opened
+
+
+def record_events(
+    args: argparse.Namespace, session: Session, startup: Startup | None, steps: list[Discovery]
+) -> None:
+    """A named session is a real one: its startup and every discovery (misses too) go to the event log."""
+    from jitctx.telemetry.events import event_from_discovery, event_from_startup, held_bytes
+    from jitctx.telemetry.store import EventStore
+
+    store = EventStore(state_dir(args) / "events", warn=warn)
+    held = held_bytes(session.blocks())
+    if startup is not None:
+        store.append(event_from_startup(startup, session_id=session.session_id, cumulative_bytes=held))
+    for step in steps:
+        record = event_from_discovery(
+            step,
+            session_id=session.session_id,
+            root=session.project.root,
+            cumulative_bytes=held,
+            cwd=session.cwd,
+        )
+        store.append(record)
 
 
 def step_json(step: Discovery) -> dict[str, Any]:
@@ -79,6 +102,8 @@ def run(args: argparse.Namespace) -> int:
         startup = opened.session.startup() if opened.new else None
         steps = [opened.session.discover(path) for path in args.paths]
         session_id = opened.session.session_id
+        if args.session is not None:
+            record_events(args, opened.session, startup, steps)
     if args.json:
         print_json(
             {
