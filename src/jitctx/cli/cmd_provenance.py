@@ -40,14 +40,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from jitctx.govern.provenance import LOCK_FILE, LockError, NewerLockError, fingerprints, read_lock
+    from jitctx.govern.provenance import (
+        LOCK_FILE,
+        LockError,
+        NewerLockError,
+        fingerprints,
+        provenance_sources,
+        read_lock,
+    )
 
     project, _ = open_project(args)
     lock_path = os.path.abspath(args.lock) if args.lock else os.path.join(project.root, LOCK_FILE)
-    files, skips = project.all_instruction_files()
-    for skip in skips:
-        warn(f"{skip.path}: {skip.why}")
-    current = fingerprints(files)
+    current = fingerprints(provenance_sources(project))
     if args.check:
         lock = read_lock(lock_path)
         if lock is None:
