@@ -349,11 +349,18 @@ INSTRUCTIONS = (
 
 def build_server(tools: McpTools) -> Any:
     """An MCP server object with the three tools registered; `serve` runs it."""
+    import inspect
+
     server_class = load_sdk()
     from mcp.types import CallToolResult
 
     # WARNING: at INFO the SDK logs every request on stderr, which clients show as the server's log.
-    server = server_class("jitctx", instructions=INSTRUCTIONS, log_level="WARNING")
+    options: dict[str, Any] = {"instructions": INSTRUCTIONS, "log_level": "WARNING"}
+    if "version" in inspect.signature(server_class.__init__).parameters:  # 2.x names it; 1.x does not
+        from jitctx import __version__
+
+        options["version"] = __version__
+    server = server_class("jitctx", **options)
     described = {spec.name: spec.description for spec in TOOLS}
 
     def reply(answer: ToolAnswer) -> CallToolResult:

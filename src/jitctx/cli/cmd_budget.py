@@ -16,7 +16,7 @@ files with a byte budget for their body text:
   globs = ["AGENTS.md"]
   max_bytes = 16384
   [layers.L1]                  # scoped: loads where it applies
-  globs = ["knit/**/AGENTS.md"]
+  globs = ["src/**/AGENTS.md"]
   max_bytes = 40960
   [layers.L3]                  # history: read on demand, never injected
   globs = ["docs/history/**"]
