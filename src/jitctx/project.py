@@ -82,13 +82,15 @@ class Project:
             return None
         except OSError:
             link = None
-        if link is not None and stat.S_ISLNK(link.st_mode) and candidate.tier in (Tier.PROJECT, Tier.LOCAL):
+        # The file itself may be a link, and so may a folder between its chain directory and it
+        # (`.claude/CLAUDE.md` with `.claude -> /elsewhere`): either way, resolve it and stay inside.
+        linked = link is not None and stat.S_ISLNK(link.st_mode)
+        nested = candidate.directory is not None and os.path.dirname(candidate.path) != candidate.directory
+        if (linked or nested) and candidate.tier in (Tier.PROJECT, Tier.LOCAL):
             target = os.path.realpath(candidate.path)
             if not is_inside(target, self.root):
-                return ReadOutcome(
-                    None,
-                    Skip(self.display(candidate.path), f"symlink to {target}, outside the project; not read"),
-                )
+                why = f"resolves to {target}, outside the project; not read"
+                return ReadOutcome(None, Skip(self.display(candidate.path), why))
         try:
             info = os.stat(candidate.path) if link is None or stat.S_ISLNK(link.st_mode) else link
         except FileNotFoundError:

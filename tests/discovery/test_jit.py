@@ -232,3 +232,48 @@ def test_a_miss_is_a_discovery_too(tmp_path: Path) -> None:
 def test_cwd_relative_paths(ui: Path) -> None:
     s = session(ui, cwd=ui / "src/ui")
     assert ("src/ui/CLAUDE.md", "path_glob_match") in names(s.discover("Footer.tsx"))
+
+
+def test_linked_subfolders_of_candidates_stay_outside(tmp_path: Path) -> None:
+    """`.claude/CLAUDE.md` through `.claude -> /elsewhere`, `.github/...` through a linked `.github`."""
+    outside = write_tree(
+        tmp_path / "outside",
+        {"CLAUDE.md": "EVIL_1", "instructions.md": "EVIL_2", "copilot-instructions.md": "EVIL_3"},
+    )
+    proj = write_tree(tmp_path / "proj", {"CLAUDE.md": "proj", "src/a.py": ""})
+    for link in (".claude", ".github", "src/.claude"):
+        os.symlink(outside, proj / link)
+    s = session(proj)
+    s.startup()
+    s.discover("src/a.py")
+    assert "EVIL" not in all_text(s)
+    assert [f.display for f in s.blocks()] == ["CLAUDE.md"]
+
+
+def test_an_edited_import_is_sent_again(tmp_path: Path) -> None:
+    proj = write_tree(
+        tmp_path / "proj",
+        {"src/ui/AGENTS.md": "see @../../docs/ui.md\n", "docs/ui.md": "UI_V1", "src/ui/a.tsx": ""},
+    )
+    s = session(proj)
+    assert [x.file.display for x in s.discover("src/ui/a.tsx").loaded] == ["src/ui/AGENTS.md", "docs/ui.md"]
+    bump(proj / "docs/ui.md", "UI_V2")
+    again = s.discover("src/ui/a.tsx")
+    assert [x.file.text for x in again.loaded] == ["UI_V2"]
+    assert "UI_V1" not in all_text(s)
+
+
+def test_compaction_text_is_not_sent_twice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A resumed session hands out the current text once; the next touch does not send it again."""
+    from jitctx.discovery.store import SessionStore
+
+    proj = write_tree(tmp_path / "proj", {"AGENTS.md": "V1", "src/a.tsx": ""})
+    store = SessionStore(tmp_path / "state")
+    with store.open(Project(proj, managed_files=()), "s", use_git=False) as opened:
+        opened.session.startup()
+        opened.session.discover("src/a.tsx")
+    bump(proj / "AGENTS.md", "V2")
+    with store.open(Project(proj, managed_files=()), "s", use_git=False) as opened:
+        assert [x.file.text for x in opened.session.after_compaction()] == ["V2"]
+    with store.open(Project(proj, managed_files=()), "s", use_git=False) as opened:
+        assert opened.session.discover("src/a.tsx").loaded == ()

@@ -103,3 +103,19 @@ def test_random_walks_reach_quiet_answers(tmp_path: Path) -> None:
         with store.open(Project(root, managed_files=()), "s", use_git=False) as opened:
             opened.session.discover(step)
     assert answers >= 20
+
+
+def test_an_unloaded_rule_edited_in_place_defers_to_the_engine(tmp_path: Path) -> None:
+    root = make(tmp_path / "proj")
+    store = SessionStore(tmp_path / "state")
+    with store.open(Project(root, managed_files=()), "s", use_git=False) as opened:
+        opened.session.startup()
+        opened.session.discover("src/api/users.ts")
+    assert quiet(index_of(store), str(root), "src/api/users.ts") is not None
+    rule = root / ".claude/rules/docs.md"
+    rule.write_text('---\npaths: ["src/api/**"]\n---\nDOCS\n')  # same folder, new scope
+    assert quiet(index_of(store), str(root), "src/api/users.ts") is None
+    with store.open(Project(root, managed_files=()), "s", use_git=False) as opened:
+        assert [x.file.display for x in opened.session.discover("src/api/users.ts").loaded] == [
+            ".claude/rules/docs.md"
+        ]

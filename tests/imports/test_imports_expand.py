@@ -259,3 +259,19 @@ def test_default_resolver_cache_sees_edits(tree: Tree) -> None:
     assert run(root).included[0].text == "one"
     (root / "a.md").write_text("two!", encoding="utf-8")
     assert run(root).included[0].text == "two!"
+
+
+def test_allow_outside_reads_only_markdown_outside(tmp_path: Path) -> None:
+    from jitctx.imports import ImportStatus, expand
+
+    outside = tmp_path / "home"
+    outside.mkdir()
+    (outside / "notes.md").write_text("NOTES")
+    (outside / "credentials").write_text("SECRET")
+    root = tmp_path / "proj"
+    root.mkdir()
+    text = f"see @{outside}/notes.md and @{outside}/credentials\n"
+    result = expand(text, root / "CLAUDE.md", root=root, allow_outside=True)
+    statuses = {r.token.rsplit("/", 1)[-1]: r.status for r in result.imports}
+    assert statuses == {"notes.md": ImportStatus.OK, "credentials": ImportStatus.OUTSIDE}
+    assert "SECRET" not in result.expanded_text()

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from jitctx.discovery.boundary import is_inside
 from jitctx.discovery.session import Session
-from jitctx.model import Discovery, InstructionFile, LoadReason, Startup
+from jitctx.model import Discovery, InstructionFile, Load, LoadReason, Startup
 from jitctx.project import Project
 
 
@@ -49,7 +49,7 @@ def explain(project: Project, target: str, *, cwd: str | None = None, use_git: b
     seen: set[str] = set()
     for load in startup.loaded:
         verdicts.append(
-            Verdict(load.file.display, True, "startup", _startup_why(load.trigger, load.globs),
+            Verdict(load.file.display, True, "startup", _startup_why(load),
                     load.reason.value, load.globs, load.trigger)
         )  # fmt: skip
         seen.add(load.file.display)
@@ -88,12 +88,14 @@ def explain(project: Project, target: str, *, cwd: str | None = None, use_git: b
     )
 
 
-def _startup_why(trigger: str | None, globs: tuple[str, ...]) -> str:
-    if trigger is not None and not globs:
-        return f"imported with @ by {trigger}"
-    if trigger is None:
+def _startup_why(load: Load) -> str:
+    if load.reason is LoadReason.INCLUDE:
+        return f"imported with @ by {load.trigger}"
+    if load.trigger is None:
         return "unconditional: loads at session start"
-    return f"scope {list(globs)} matches the startup signal {trigger}"
+    if not load.globs:
+        return f"on the directory chain of {load.trigger}, which git reports as changed"
+    return f"scope {list(load.globs)} matches the startup signal {load.trigger}"
 
 
 def _chain_of(rel: str) -> set[str]:

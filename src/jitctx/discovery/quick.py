@@ -99,6 +99,8 @@ def _rules_quiet(rules: list[list[Any]], rel: str, absolute: str, cwd: str) -> i
 
     skipped = 0
     for file, base, prefixes, regex, loaded, mtime, size in rules:
+        if _version(file) != [mtime, size]:
+            return None  # edited since its scope was read (or since it was sent): the engine re-reads it
         if base == "root":
             target = rel
             if not target.startswith(tuple(prefixes)):
@@ -108,6 +110,6 @@ def _rules_quiet(rules: list[list[Any]], rel: str, absolute: str, cwd: str) -> i
             target = os.path.relpath(absolute, cwd) + ("/" if rel.endswith("/") else "")
         if re.match(regex, target, re.DOTALL) is None:
             skipped += 0 if loaded else 1
-        elif not loaded or _version(file) != [mtime, size]:
-            return None  # it loads now, or a loaded rule whose scope matched was edited
+        elif not loaded:
+            return None  # it loads now
     return skipped

@@ -83,6 +83,8 @@ class Session:
                 outcome = self.project.read(Candidate(path, Tier(entry.tier)))
                 if outcome is not None and outcome.file is not None:
                     state.blocks[path] = outcome.file
+                    # What is handed out now is the version the session holds from here on.
+                    entry.mtime_ns, entry.size = outcome.file.mtime_ns, outcome.file.size
         return [state.blocks[path] for path in state.loaded if path in state.blocks]
 
     def after_compaction(self, channel: str = "main") -> list[Load]:
@@ -167,8 +169,11 @@ class Session:
         rules = []
         for rule in self.rule_table():
             entry = state.loaded.get(rule.candidate.path)
-            # A loaded rule is compared with the version the session holds, as `_refresh` does.
-            held = [entry.mtime_ns, entry.size] if entry is not None else [0, -1]
+            # A loaded rule is compared with the version the session holds, as `_refresh` does; any other
+            # with the version its scope was parsed from, so an edited scope sends the touch to the engine.
+            held = (
+                [entry.mtime_ns, entry.size] if entry is not None else version(rule.candidate.path) or [0, -1]
+            )
             candidate = rule.candidate
             loaded = entry is not None
             pattern = rule.scope.regex
@@ -494,8 +499,15 @@ class Session:
                 size=result.size or 0,
                 mtime_ns=result.mtime_ns or 0,
             )
+            # Filed under the importing file's directory: a touch there notices the import's edits too.
+            directory = state.loaded[file.path].directory if file.path in state.loaded else None
             entry = LoadedEntry(
-                included.display, included.mtime_ns, included.size, LoadReason.INCLUDE.value, tier.value, None
+                included.display,
+                included.mtime_ns,
+                included.size,
+                LoadReason.INCLUDE.value,
+                tier.value,
+                directory,
             )
             state.add(result.path, entry, identity, included)
             work.loads.append(Load(included, LoadReason.INCLUDE, trigger=file.display, parent=result.parent))

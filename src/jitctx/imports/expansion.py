@@ -19,6 +19,8 @@ from jitctx.imports.extraction import Import, extract, looks_like_path
 from jitctx.imports.resolver import FileResolver, ImportStatus, ReadResult, Resolver
 
 DEFAULT_MAX_DEPTH = 5
+# What `allow_outside` may read outside the project: instruction text, nothing else.
+OUTSIDE_SUFFIXES = (".md", ".mdc", ".markdown")
 # A file with thousands of `@` tokens is prose about something else; follow the first ones only.
 MAX_IMPORTS_PER_FILE = 1000
 # Each target is at most 4 MiB; this bounds what a chain of large targets can pile up.
@@ -202,11 +204,15 @@ class _Walk:
                 f"more than {self.max_depth} levels of imports; not followed (config: [imports] max_depth)"
             )
             return outcome(ImportStatus.TOO_DEEP, message, real)
-        if not self.allow_outside and not is_inside(real, self.root):
-            message = (
-                f"outside the project root {self.root}; not read (allow with [imports] allow_outside = true)"
-            )
-            return outcome(ImportStatus.OUTSIDE, message, real)
+        if not is_inside(real, self.root):
+            if not self.allow_outside:
+                message = f"outside the project root {self.root}; not read ([imports] allow_outside = true)"
+                return outcome(ImportStatus.OUTSIDE, message, real)
+            if not real.lower().endswith(OUTSIDE_SUFFIXES):
+                # The setting lives in the repository, so a hostile clone could set it: even then only
+                # Markdown outside the project is read, never `@~/.aws/credentials` and the like.
+                message = f"outside the project and not Markdown ({', '.join(OUTSIDE_SUFFIXES)}); not read"
+                return outcome(ImportStatus.OUTSIDE, message, real)
         read = self.reads.get(real)
         if read is None:
             read = self.reads[real] = self._read(real)
