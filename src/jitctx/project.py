@@ -116,8 +116,9 @@ class Project:
     def peek(self, candidate: Candidate) -> InstructionFile | None:
         """The last parse of a candidate without touching the disk (read it if never read).
 
-        Used to test scopes of rules that have not loaded: a scope edited mid-session is seen when the
-        rule is next read, which happens whenever its old scope matches or a new process starts.
+        Used to test scopes of rules that have not loaded: in one process a scope edited mid-session is
+        seen when the rule is next read (its old scope matched); a new process re-reads every rule whose
+        mtime, size or inode changed (see discovery/rule_table.py).
         """
         cached = self._cache.get(candidate.path)
         outcome = cached[1] if cached is not None else self.read(candidate)

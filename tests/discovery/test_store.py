@@ -107,3 +107,33 @@ def test_resume_reads_no_rule_when_nothing_changed(
     with store.open(Project(proj, managed_files=()), "s1", use_git=False) as third:
         step = third.session.discover("tools/x.py")
         assert [x.file.display for x in step.loaded] == [".claude/rules/py.md"]
+
+
+def test_a_tampered_state_cannot_name_files_outside(proj: Path, tmp_path: Path) -> None:
+    secret = tmp_path / "secret.md"
+    secret.write_text("EVIL_RULE_LEAKED")
+    store = SessionStore(tmp_path / "state")
+    with store.open(Project(proj, managed_files=()), "s1", use_git=False) as opened:
+        opened.session.startup()
+    saved = json.loads(store.path_for("s1").read_text())
+    saved["channels"]["main"]["loaded"].append(
+        [str(secret), "secret.md", 1, 1, "session_start", "project", None]
+    )
+    store.path_for("s1").write_text(json.dumps(saved))
+    with store.open(Project(proj, managed_files=()), "s1", use_git=False) as opened:
+        assert all("EVIL" not in f.text for f in opened.session.blocks())
+        assert all("EVIL" not in x.file.text for x in opened.session.after_compaction())
+
+
+def test_a_deleted_rule_is_dropped_in_the_next_process(proj: Path, tmp_path: Path) -> None:
+    write_tree(proj, {".claude/rules/py.md": '---\npaths: ["**/*.py"]\n---\nPY\n'})
+    store = SessionStore(tmp_path / "state")
+    with store.open(Project(proj, managed_files=()), "s1", use_git=False) as first:
+        first.session.startup()
+        assert [x.file.display for x in first.session.discover("tools/x.py").loaded] == [
+            ".claude/rules/py.md"
+        ]
+    (proj / ".claude/rules/py.md").unlink()
+    with store.open(Project(proj, managed_files=()), "s1", use_git=False) as second:
+        assert second.session.discover("pkg0/a.ts").dropped == (".claude/rules/py.md",)
+        assert ".claude/rules/py.md" not in [f.display for f in second.session.blocks()]

@@ -77,9 +77,10 @@ def events_dir(state_dir: Path) -> Path:
 class McpTools:
     """The tools' behaviour without the protocol, for one project.
 
-    A session_id names a session kept in `state_dir/sessions` (the hooks keep theirs there too, so a
-    client passing its agent's session id shares what was already sent). Calls without one share a
-    session held in memory for the server's lifetime; the first such call's cwd is its startup cwd.
+    A session_id names a session kept in `state_dir/sessions`, so a client gets each file once across
+    calls and restarts (hook sessions live there too, under `claude-code.<id>` / `codex.<id>`, and are
+    not shared). Calls without one share a session held in memory for the server's lifetime; the first
+    such call's cwd is its startup cwd.
     """
 
     def __init__(

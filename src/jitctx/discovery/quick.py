@@ -37,7 +37,8 @@ def quick_file_name(session_id: str) -> str:
     return state_file_name(session_id)[: -len(".json")] + ".quick.json"
 
 
-def _version(path: str) -> list[int] | None:
+def file_version(path: str) -> list[int] | None:
+    """[mtime_ns, size] of a file, None when it cannot be stat'ed: what the index records and compares."""
     try:
         info = os.stat(path)
     except OSError:
@@ -46,7 +47,7 @@ def _version(path: str) -> list[int] | None:
 
 
 def _unchanged(recorded: dict[str, Any]) -> bool:
-    return all(_version(path) == version for path, version in recorded.items())
+    return all(file_version(path) == version for path, version in recorded.items())
 
 
 def quiet(index: dict[str, Any], cwd: str, path: str) -> int | None:
@@ -86,7 +87,7 @@ def _quiet(index: dict[str, Any], cwd: str, path: str) -> int | None:
         loaded = scanned.get(directory)
         if loaded is None:
             return None  # a directory never scanned: candidates to resolve
-        if any(_version(file) != [mtime, size] for file, mtime, size in loaded):
+        if any(file_version(file) != [mtime, size] for file, mtime, size in loaded):
             return None  # an edited or deleted file: the engine re-reads or drops it
         if directory == root:
             break
@@ -99,7 +100,7 @@ def _rules_quiet(rules: list[list[Any]], rel: str, absolute: str, cwd: str) -> i
 
     skipped = 0
     for file, base, prefixes, regex, loaded, mtime, size in rules:
-        if _version(file) != [mtime, size]:
+        if file_version(file) != [mtime, size]:
             return None  # edited since its scope was read (or since it was sent): the engine re-reads it
         if base == "root":
             target = rel

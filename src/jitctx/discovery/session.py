@@ -17,8 +17,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from jitctx.config import CONFIG_FILES
 from jitctx.discovery.boundary import is_inside, nearest_existing, relative_posix
+from jitctx.discovery.includes import include_imports
 from jitctx.discovery.rule_table import ScopeCache, ScopedRule, build_rule_table
 from jitctx.discovery.signals import collect_signals
 from jitctx.discovery.state import (
@@ -59,6 +59,7 @@ class Session:
         # Parsed scopes of the rules folders, by file version; saved with the session (see rule_table).
         self.scope_cache: ScopeCache = {}
         self._rules: list[ScopedRule] | None = None
+        self._swept: set[int] = set()  # channel states whose off-chain files were checked in this process
 
     def rule_table(self) -> list[ScopedRule]:
         """The scoped rules, built once per process (a stat each); edits are seen by the next process."""
@@ -132,8 +133,16 @@ class Session:
             return ["session state is malformed; starting a new session"]
 
         scopes = data.get("scopes", {})
+        project = self.project
+
+        def allowed(path: str, tier: str) -> bool:
+            # A state file is data from disk: nothing in it may name a file outside where its tier lives.
+            if tier in (Tier.PROJECT.value, Tier.LOCAL.value) or project.home is None:
+                return is_inside(os.path.realpath(path), project.root) or path in project.managed_files
+            return is_inside(os.path.realpath(path), project.home) or path in project.managed_files
+
         try:
-            self.channels = channels_from_json(channels) or {"main": ChannelState()}
+            self.channels = channels_from_json(channels, allowed) or {"main": ChannelState()}
         except (KeyError, TypeError, ValueError):
             return ["session state is malformed; starting a new session"]
         if isinstance(scopes, dict):
@@ -142,59 +151,9 @@ class Session:
 
     def quick_index(self, channel: str = "main") -> dict[str, object]:
         """What `jitctx.discovery.quick` needs to prove, without this engine, that a touch loads nothing."""
-        from jitctx.discovery.quick import QUICK_VERSION
+        from jitctx.discovery.quick_index import build_quick_index
 
-        state = self.channels.get(channel) or ChannelState()
-        project = self.project
-
-        def version(path: str) -> list[int] | None:
-            try:
-                info = os.stat(path)
-            except OSError:
-                return None
-            return [info.st_mtime_ns, info.st_size]
-
-        rule_dirs: dict[str, list[int] | None] = {}
-        bases = [(project.root, project.profile.rules_dirs)]
-        if project.home is not None:
-            bases.append((project.home, project.profile.user_rules_dirs))
-        for base, folders in bases:
-            for folder in folders:
-                top = os.path.join(base, *folder.path.split("/"))
-                rule_dirs[top] = version(top)
-                if rule_dirs[top] is not None:
-                    for current, dirnames, _ in os.walk(top):
-                        for name in dirnames:
-                            rule_dirs[os.path.join(current, name)] = version(os.path.join(current, name))
-        rules = []
-        for rule in self.rule_table():
-            entry = state.loaded.get(rule.candidate.path)
-            # A loaded rule is compared with the version the session holds, as `_refresh` does; any other
-            # with the version its scope was parsed from, so an edited scope sends the touch to the engine.
-            held = (
-                [entry.mtime_ns, entry.size] if entry is not None else version(rule.candidate.path) or [0, -1]
-            )
-            candidate = rule.candidate
-            loaded = entry is not None
-            pattern = rule.scope.regex
-            rules.append([candidate.path, candidate.base, list(rule.prefixes), pattern, loaded, *held])
-        return {
-            "v": QUICK_VERSION,
-            "root": project.root,
-            "cwd": self.cwd,
-            "jit": project.config.jit_context,
-            "config": {p: version(p) for p in (os.path.join(project.root, n) for n in CONFIG_FILES)},
-            "rule_dirs": rule_dirs,
-            "scanned": {
-                directory: [
-                    [path, state.loaded[path].mtime_ns, state.loaded[path].size]
-                    for path in state.by_directory.get(directory, ())
-                ]
-                for directory in state.scanned
-            },
-            "rules": rules,
-            "held_bytes": sum(entry.size for entry in state.loaded.values()),
-        }
+        return build_quick_index(self, channel)
 
     # -- startup -----------------------------------------------------------------------------------
 
@@ -339,6 +298,14 @@ class Session:
                     self._refresh(path, state, work, rel)
             else:
                 self._resolve_dir(directory, state, work, reason, match_path)
+        if id(state) not in self._swept:
+            # Files with no chain directory (rules folders, user files) are refreshed only when their scope
+            # matches; one that was deleted would never be: once per process, drop what is gone.
+            self._swept.add(id(state))
+            for path, entry in list(state.loaded.items()):
+                if entry.directory is None and not os.path.lexists(path):
+                    state.drop(path)
+                    work.dropped.append(entry.display)
         for rule in self.rule_table():
             candidate = rule.candidate
             if candidate.base == "root":
@@ -403,7 +370,7 @@ class Session:
         entry.mtime_ns, entry.size = file.mtime_ns, file.size
         state.blocks[path] = file  # replaces the old text in place: never both versions
         work.loads.append(Load(file, LoadReason(entry.reason), trigger=trigger))
-        self._include_imports(file, state, work)
+        include_imports(self.project, file, state, work)
 
     def _resolve(
         self, candidate: Candidate, state: ChannelState, work: Pass, reason: LoadReason | None, match: Matcher
@@ -448,7 +415,7 @@ class Session:
         reason: LoadReason,
         trigger: str | None,
     ) -> None:
-        identity = _new_identity(candidate.path, state)
+        identity = state.new_identity(candidate.path)
         if identity is None:
             return
         entry = LoadedEntry(
@@ -462,55 +429,7 @@ class Session:
             )
         globs = file.scope.patterns if file.scope is not None else ()
         work.loads.append(Load(file, reason, trigger=trigger, globs=globs))
-        self._include_imports(file, state, work)
-
-    def _include_imports(self, file: InstructionFile, state: ChannelState, work: Pass) -> None:
-        """Load what `file` imports with `@path`, each as its own block (reason `include`)."""
-        if not self.project.profile.imports or "@" not in file.text:
-            return  # most files import nothing: spare the Markdown parser
-        from jitctx.imports import expand
-
-        config = self.project.config
-        # A user-level file imports from the user's own folders; a project file, from the project.
-        user_level = file.tier in (Tier.USER, Tier.MANAGED) and self.project.home is not None
-        expansion = expand(
-            file.text,
-            file.path,
-            root=self.project.home if user_level and self.project.home else self.project.root,
-            max_depth=config.import_depth,
-            allow_outside=config.allow_outside_imports,
-            home=self.project.home,
-            first_line=file.body_line,
-            display=self.project.display,
-        )
-        work.warnings.extend(expansion.warnings)
-        for result in expansion.included:
-            if result.path is None or result.path in state.loaded:
-                continue
-            identity = _new_identity(result.path, state)
-            if identity is None:
-                continue
-            tier = file.tier  # an import belongs to the tier of the file that asked for it
-            included = InstructionFile(
-                path=result.path,
-                display=result.display or result.path,
-                tier=tier,
-                text=result.text or "",
-                size=result.size or 0,
-                mtime_ns=result.mtime_ns or 0,
-            )
-            # Filed under the importing file's directory: a touch there notices the import's edits too.
-            directory = state.loaded[file.path].directory if file.path in state.loaded else None
-            entry = LoadedEntry(
-                included.display,
-                included.mtime_ns,
-                included.size,
-                LoadReason.INCLUDE.value,
-                tier.value,
-                directory,
-            )
-            state.add(result.path, entry, identity, included)
-            work.loads.append(Load(included, LoadReason.INCLUDE, trigger=file.display, parent=result.parent))
+        include_imports(self.project, file, state, work)
 
     def _scope_path(self, rel: str, candidate: Candidate) -> str:
         """Project scopes match paths relative to the root; user and managed rules, relative to the cwd."""
@@ -519,17 +438,6 @@ class Session:
         trailing = "/" if rel.endswith("/") else ""
         absolute = os.path.join(self.project.root, *rel.rstrip("/").split("/"))
         return os.path.relpath(absolute, self.cwd).replace(os.sep, "/") + trailing
-
-
-def _new_identity(path: str, state: ChannelState) -> tuple[int, int] | None:
-    """The (device, inode) of `path` unless the channel holds that file already, under this name or
-    another (case-insensitive disks, hard links); None for both that and a file that vanished."""
-    try:
-        info = os.stat(path)
-    except OSError:
-        return None
-    identity = (info.st_dev, info.st_ino)
-    return None if identity in state.identities else identity
 
 
 def merge_discoveries(trigger: str, steps: list[Discovery], channel: str = "main") -> Discovery:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +42,16 @@ class ChannelState:
         self.blocks[path] = file
         if entry.directory is not None:
             self.by_directory.setdefault(entry.directory, []).append(path)
+
+    def new_identity(self, path: str) -> tuple[int, int] | None:
+        """The (device, inode) of `path` unless this channel holds that file already, under this name or
+        another (case-insensitive disks, hard links); None for both that and a file that vanished."""
+        try:
+            info = os.stat(path)
+        except OSError:
+            return None
+        identity = (info.st_dev, info.st_ino)
+        return None if identity in self.identities else identity
 
     def drop(self, path: str) -> LoadedEntry:
         entry = self.loaded.pop(path)
@@ -82,7 +94,9 @@ def channels_to_json(channels: dict[str, ChannelState]) -> dict[str, Any]:
     }
 
 
-def channels_from_json(raw_channels: dict[str, Any]) -> dict[str, ChannelState]:
+def channels_from_json(
+    raw_channels: dict[str, Any], allowed: Callable[[str, str], bool] = lambda path, tier: True
+) -> dict[str, ChannelState]:
     """Rebuild channel states (texts are read later, on first use).
 
     Raises KeyError, TypeError or ValueError on malformed data (the caller starts a new session).
@@ -95,6 +109,8 @@ def channels_from_json(raw_channels: dict[str, Any]) -> dict[str, ChannelState]:
             identities={(int(dev), int(ino)) for dev, ino in raw["identities"]},
         )
         for path, display, mtime_ns, size, reason, tier, directory in raw["loaded"]:
+            if not allowed(str(path), str(tier)):
+                continue
             entry = LoadedEntry(
                 str(display), int(mtime_ns), int(size), LoadReason(reason).value, Tier(tier).value, directory
             )
