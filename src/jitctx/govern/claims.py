@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+from jitctx.govern.source import lines_outside_fences
+
 
 class ClaimKind(StrEnum):
     VERSION = "version"
@@ -124,24 +126,14 @@ _ADVICE_BEFORE = re.compile(
 )
 _CLAUSE_END = ".,;:!?)(|\uff0c\uff1b\u3002\u3001\uff08\uff09\uff01\uff1f"
 _CLAUSE = re.compile("[,;\uff0c\uff1b\u3002\u3001]")
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _MARKUP = " \t-*+>#|_`[]()\uff08\uff09「」"
 
 
 def find_claims(text: str, *, first_line: int = 1, names: tuple[str, ...] = ()) -> tuple[Claim, ...]:
     """Claims in `text`, outside fenced code. `names` are the project's own names (`jitctx 0.1.0`)."""
     claims: list[Claim] = []
-    fence: str | None = None
     name_version = _name_version_pattern(names)
-    for offset, line in enumerate(text.split("\n")):
-        marker = _FENCE.match(line)
-        if fence is not None:
-            if marker and marker.group(1)[0] == fence[0] and len(marker.group(1)) >= len(fence):
-                fence = None
-            continue
-        if marker:
-            fence = marker.group(1)
-            continue
+    for offset, line in lines_outside_fences(text):
         number = first_line + offset
         claims.extend(_claims_of_line(line, number, name_version))
     return tuple(claims)

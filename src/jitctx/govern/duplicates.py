@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from jitctx.govern.findings import Finding, Location, finding
+from jitctx.govern.source import lines_outside_fences
 
 MIN_LINE_CHARS = 30
 MAX_GAP = 3
 _LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _SPACE = re.compile(r"\s+")
 
 
@@ -120,16 +120,7 @@ def _span(lines: list[int]) -> str:
 def _rule_lines(text: Text) -> list[tuple[int, str]]:
     """(line on disk, normalized key) of every line that carries a rule."""
     found: list[tuple[int, str]] = []
-    fence: str | None = None
-    for offset, raw in enumerate(text.body.split("\n")):
-        marker = _FENCE.match(raw)
-        if fence is not None:
-            if marker and marker.group(1)[0] == fence[0] and len(marker.group(1)) >= len(fence):
-                fence = None
-            continue
-        if marker:
-            fence = marker.group(1)
-            continue
+    for offset, raw in lines_outside_fences(text.body):
         stripped = raw.strip()
         if not stripped or stripped.startswith(("#", "|", "<!--")):
             continue  # headings, table rows and comments repeat legitimately

@@ -8,6 +8,7 @@ is read again here (cheap: these are small files) instead of widening the shared
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from jitctx.frontmatter import split_frontmatter
@@ -58,3 +59,21 @@ def scope_error_line(error: str) -> int:
     if found is None:
         return 1
     return int(found.group(1)) + 1
+
+
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+
+
+def lines_outside_fences(text: str) -> Iterator[tuple[int, str]]:
+    """(0-based offset, line) of every line of `text` that is not inside fenced code (``` or ~~~)."""
+    fence: str | None = None
+    for offset, line in enumerate(text.split("\n")):
+        marker = _FENCE.match(line)
+        if fence is not None:
+            if marker and marker.group(1)[0] == fence[0] and len(marker.group(1)) >= len(fence):
+                fence = None
+            continue
+        if marker:
+            fence = marker.group(1)
+            continue
+        yield offset, line
