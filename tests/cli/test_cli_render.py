@@ -90,3 +90,15 @@ def test_startup_files_are_the_static_zone(capsys: pytest.CaptureFixture[str], e
     text = capsys.readouterr().out
     boundary = text.index("jitctx:cache-boundary")
     assert text.index("from: CLAUDE.md") < boundary < text.index("Instructions from: src/ui/CLAUDE.md")
+
+
+def test_an_import_shares_the_fate_of_its_importer_at_compaction(tmp_path: Path) -> None:
+    files: dict[str, str | bytes] = {"CLAUDE.md": "see @docs/a.md\n", "docs/a.md": "A", "docs/b.md": "B"}
+    root = write_tree(tmp_path / "p", {**files, "src/CLAUDE.md": "see @../docs/b.md\n", "src/x": ""})
+    claude = Session(Project(root, profile="claude-code", managed_files=()), use_git=False)
+    claude.startup()
+    claude.discover("src/x")
+    # CLAUDE.md is reloaded by Claude Code, so its import is too; the nested file and its import come back.
+    assert [x.file.display for x in claude.after_compaction()] == ["src/CLAUDE.md", "docs/b.md"]
+    everything = claude.after_compaction(host_reloads=lambda file: False)
+    assert [x.file.display for x in everything] == ["CLAUDE.md", "docs/a.md", "src/CLAUDE.md", "docs/b.md"]

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from jitctx.adapters.context import CONTEXT_LIMIT, fit_context, mentions
 from jitctx.discovery.boundary import find_root
-from jitctx.model import Discovery, InstructionFile, Load, LoadReason, Startup
+from jitctx.model import Discovery, Load, Startup
 
 if TYPE_CHECKING:  # imported where used: the hook path loads only what an event needs
     from jitctx.discovery.session import Session
@@ -158,7 +158,7 @@ class Engine:
             elif source == "compact":
                 # Compaction drops what was added during the session; the host reloads only its startup
                 # files, so everything else the session held goes out again.
-                loads = [Load(file, LoadReason.COMPACT) for file in context.lost_in_compaction(session)]
+                loads = session.after_compaction(host_reloads=context.host_files.at_startup)
                 context.log_startup(session, loads, signals=("compact",))
             else:
                 loads = []  # a resumed conversation still holds what we sent before
@@ -256,28 +256,6 @@ class _Context:
             load if load.trigger is not None else replace(load, trigger=shown) for load in step.loaded
         )
         return replace(step, loaded=loads)
-
-    def lost_in_compaction(self, session: Session) -> list[InstructionFile]:
-        """The main channel's blocks the host does not reload after compaction, in load order.
-
-        An import goes with the file that imported it. The session state keeps each file's reason but not
-        its parent; imports are stored right after the file that pulled them in, so an import shares the
-        fate of the nearest file before it that is not an import."""
-        state = session.channels.get("main")
-        if state is None:
-            return []
-        session.blocks("main")  # reads the texts a resumed session has not read yet
-        lost: list[InstructionFile] = []
-        reloaded = False
-        for path, entry in state.loaded.items():
-            file = state.blocks.get(path)
-            if file is None:
-                continue
-            if entry.reason != LoadReason.INCLUDE.value:
-                reloaded = self.host_files.at_startup(file)
-            if not reloaded:
-                lost.append(file)
-        return lost
 
     def start(self, session: Session) -> list[Load]:
         startup = session.startup()

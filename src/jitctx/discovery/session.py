@@ -88,24 +88,36 @@ class Session:
                     entry.mtime_ns, entry.size = outcome.file.mtime_ns, outcome.file.size
         return [state.blocks[path] for path in state.loaded if path in state.blocks]
 
-    def after_compaction(self, channel: str = "main") -> list[Load]:
+    def after_compaction(
+        self, channel: str = "main", host_reloads: Callable[[InstructionFile], bool] | None = None
+    ) -> list[Load]:
         """The blocks to send again after the host compacted its context, as `compact` loads.
 
         Hosts drop what arrived during the session when they compact. A host that re-reads some files by
-        itself afterwards (Claude Code reloads the memory files it loads at start) gets only the rest.
+        itself afterwards gets only the rest: `host_reloads(file)` says which (default: the profile's own
+        file names among what loaded at session start). An import shares the fate of the file that
+        imported it, which comes right before it in load order.
         """
         state = self.channels.get(channel)
         if state is None:
             return []
-        native = set(self.project.profile.native_files)
+        if host_reloads is None:
+            native = set(self.project.profile.native_files)
+
+            def host_reloads(file: InstructionFile) -> bool:
+                entry = state.loaded[file.path]
+                return (
+                    entry.reason == LoadReason.SESSION_START.value and os.path.basename(file.path) in native
+                )
+
         resend: list[Load] = []
+        reloaded = False
         for file in self.blocks(channel):
             entry = state.loaded[file.path]
-            host_reloads = (
-                entry.reason == LoadReason.SESSION_START.value and os.path.basename(file.path) in native
-            )
-            if not host_reloads:
-                resend.append(Load(file, LoadReason.COMPACT, trigger=entry.reason))
+            if entry.reason != LoadReason.INCLUDE.value:
+                reloaded = host_reloads(file)
+            if not reloaded:
+                resend.append(Load(file, LoadReason.COMPACT))
         return resend
 
     # -- persistence (hooks run one process per tool call) -------------------------------------------
