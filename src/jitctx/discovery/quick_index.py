@@ -15,7 +15,6 @@ def build_quick_index(session: Session, channel: str = "main") -> dict[str, obje
     state = session.channels.get(channel) or ChannelState()
     project = session.project
 
-    version = file_version
     rule_dirs: dict[str, list[int] | None] = {}
     bases = [(project.root, project.profile.rules_dirs)]
     if project.home is not None:
@@ -23,17 +22,21 @@ def build_quick_index(session: Session, channel: str = "main") -> dict[str, obje
     for base, folders in bases:
         for folder in folders:
             top = os.path.join(base, *folder.path.split("/"))
-            rule_dirs[top] = version(top)
+            rule_dirs[top] = file_version(top)
             if rule_dirs[top] is not None:
                 for current, dirnames, _ in os.walk(top):
                     for name in dirnames:
-                        rule_dirs[os.path.join(current, name)] = version(os.path.join(current, name))
+                        rule_dirs[os.path.join(current, name)] = file_version(os.path.join(current, name))
     rules = []
     for rule in session.rule_table():
         entry = state.loaded.get(rule.candidate.path)
         # A loaded rule is compared with the version the session holds, as `_refresh` does; any other
         # with the version its scope was parsed from, so an edited scope sends the touch to the engine.
-        held = [entry.mtime_ns, entry.size] if entry is not None else version(rule.candidate.path) or [0, -1]
+        held = (
+            [entry.mtime_ns, entry.size]
+            if entry is not None
+            else file_version(rule.candidate.path) or [0, -1]
+        )
         candidate = rule.candidate
         loaded = entry is not None
         pattern = rule.scope.regex
@@ -43,7 +46,7 @@ def build_quick_index(session: Session, channel: str = "main") -> dict[str, obje
         "root": project.root,
         "cwd": session.cwd,
         "jit": project.config.jit_context,
-        "config": {p: version(p) for p in (os.path.join(project.root, n) for n in CONFIG_FILES)},
+        "config": {p: file_version(p) for p in (os.path.join(project.root, n) for n in CONFIG_FILES)},
         "rule_dirs": rule_dirs,
         "scanned": {
             directory: [

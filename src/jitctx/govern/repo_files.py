@@ -13,6 +13,8 @@ import subprocess
 from dataclasses import dataclass
 from functools import cached_property
 
+from jitctx.discovery.signals import find_git_top
+
 GIT_TIMEOUT_S = 30.0
 SKIP_DIRS = frozenset(
     {
@@ -55,7 +57,7 @@ class RepoFiles:
 
 def list_repo_files(root: str, *, use_git: bool = True) -> RepoFiles:
     note: str | None = None
-    if use_git and _inside_git(root):
+    if use_git and find_git_top(root) is not None:
         listed, note = _git_files(root)
         if listed is not None:
             return RepoFiles(tuple(sorted(p for p in listed if not _skipped(p))), "git")
@@ -64,17 +66,6 @@ def list_repo_files(root: str, *, use_git: bool = True) -> RepoFiles:
 
 def _skipped(path: str) -> bool:
     return any(part in SKIP_DIRS for part in path.split("/")[:-1])
-
-
-def _inside_git(root: str) -> bool:
-    current = root
-    while True:
-        if os.path.lexists(os.path.join(current, ".git")):
-            return True
-        parent = os.path.dirname(current)
-        if parent == current:
-            return False
-        current = parent
 
 
 def _run_git(root: str, *args: str) -> bytes | None:
