@@ -19,26 +19,28 @@ class RulesDir:
 
 @dataclass(frozen=True)
 class Profile:
+    """One agent's habits. Defaults describe the common case; each profile states only how it differs."""
+
     name: str
     summary: str
     # Candidate names checked in every directory of a chain, lowest priority first.
     dir_files: tuple[str, ...]
     # Loaded after everything else of the project (the `local` tier), per directory.
-    local_files: tuple[str, ...]
+    local_files: tuple[str, ...] = ()
     # Checked at the project root only (e.g. `.github/copilot-instructions.md`).
-    root_files: tuple[str, ...]
-    rules_dirs: tuple[RulesDir, ...]
-    user_files: tuple[str, ...]  # relative to the home directory
-    user_rules_dirs: tuple[RulesDir, ...]
-    managed_files: tuple[str, ...]  # absolute
-    scope_keys: tuple[str, ...]
-    root_markers: tuple[str, ...]
-    max_bytes: int
+    root_files: tuple[str, ...] = ()
+    rules_dirs: tuple[RulesDir, ...] = ()
+    user_files: tuple[str, ...] = ()  # relative to the home directory
+    user_rules_dirs: tuple[RulesDir, ...] = ()
+    managed_files: tuple[str, ...] = ()  # absolute
+    scope_keys: tuple[str, ...] = ()
+    root_markers: tuple[str, ...] = (".git",)
+    max_bytes: int = 64 * KIB
     # "jitctx": drop the broadest files first, cut the most specific; "codex": root first, cut, drop the rest
-    truncation: str
-    render: str  # "claude", "codex" or "plain"
-    glob_dialect: str  # "bun", "gitignore" or "copilot"
-    imports: bool
+    truncation: str = "jitctx"
+    render: str = "plain"  # "claude", "codex", "plain" or "dsh"
+    glob_dialect: str = "bun"  # "bun", "gitignore" or "copilot"
+    imports: bool = True
     # Per directory, only the first existing candidate counts (Codex: AGENTS.override.md wins over AGENTS.md).
     first_match_per_dir: bool = False
     # Does the agent discover nested files by itself while it works?
@@ -78,47 +80,29 @@ PROFILES: dict[str, Profile] = {
             managed_files=_CLAUDE_MANAGED,
             scope_keys=_SCOPE_KEYS,
             root_markers=(".git", ".jitctx.toml"),
-            max_bytes=64 * KIB,
-            truncation="jitctx",
-            render="plain",
-            glob_dialect="bun",
-            imports=True,
         ),
         Profile(
             name="claude-code",
             summary="Claude Code: CLAUDE.md chain, .claude/rules, CLAUDE.local.md",
             dir_files=("CLAUDE.md", ".claude/CLAUDE.md"),
             local_files=("CLAUDE.local.md",),
-            root_files=(),
             rules_dirs=(CLAUDE_RULES,),
             user_files=(".claude/CLAUDE.md",),
             user_rules_dirs=(CLAUDE_RULES,),
             managed_files=_CLAUDE_MANAGED,
             scope_keys=("paths",),
-            root_markers=(".git",),
-            max_bytes=64 * KIB,
-            truncation="jitctx",
             render="claude",
             glob_dialect="gitignore",
-            imports=True,
             native_files=("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"),
         ),
         Profile(
             name="codex",
             summary="Codex: AGENTS.override.md > AGENTS.md per directory, root to cwd, 32 KiB",
             dir_files=("AGENTS.override.md", "AGENTS.md"),
-            local_files=(),
-            root_files=(),
-            rules_dirs=(),
             user_files=(".codex/AGENTS.override.md", ".codex/AGENTS.md"),
-            user_rules_dirs=(),
-            managed_files=(),
-            scope_keys=(),
-            root_markers=(".git",),
             max_bytes=32 * KIB,
             truncation="codex",
             render="codex",
-            glob_dialect="bun",
             imports=False,
             first_match_per_dir=True,
             native_jit=False,
@@ -128,18 +112,7 @@ PROFILES: dict[str, Profile] = {
             name="dsh",
             summary="DeepSeek Harness: AGENTS.md hierarchy, 64 KiB rendered budget",
             dir_files=("AGENTS.md",),
-            local_files=(),
-            root_files=(),
-            rules_dirs=(),
-            user_files=(),
-            user_rules_dirs=(),
-            managed_files=(),
-            scope_keys=(),
-            root_markers=(".git",),
-            max_bytes=64 * KIB,
-            truncation="jitctx",
             render="dsh",
-            glob_dialect="bun",
             imports=False,
             native_files=("AGENTS.md",),
         ),
@@ -147,54 +120,25 @@ PROFILES: dict[str, Profile] = {
             name="gemini",
             summary="Gemini CLI: GEMINI.md hierarchy bounded by .git",
             dir_files=("GEMINI.md",),
-            local_files=(),
-            root_files=(),
-            rules_dirs=(),
             user_files=(".gemini/GEMINI.md",),
-            user_rules_dirs=(),
-            managed_files=(),
-            scope_keys=(),
-            root_markers=(".git",),
-            max_bytes=64 * KIB,
-            truncation="jitctx",
-            render="plain",
-            glob_dialect="bun",
-            imports=True,
             native_files=("GEMINI.md",),
         ),
         Profile(
             name="cursor",
             summary="Cursor: .cursor/rules/*.mdc with globs/alwaysApply, AGENTS.md",
             dir_files=("AGENTS.md",),
-            local_files=(),
             root_files=(".cursorrules",),
             rules_dirs=(CURSOR_RULES,),
-            user_files=(),
-            user_rules_dirs=(),
-            managed_files=(),
             scope_keys=("globs",),
-            root_markers=(".git",),
-            max_bytes=64 * KIB,
-            truncation="jitctx",
-            render="plain",
-            glob_dialect="bun",
             imports=False,
         ),
         Profile(
             name="copilot",
             summary="GitHub Copilot: .github/copilot-instructions.md, .github/instructions/*.instructions.md",
             dir_files=("AGENTS.md",),
-            local_files=(),
             root_files=(".github/copilot-instructions.md",),
             rules_dirs=(COPILOT_RULES,),
-            user_files=(),
-            user_rules_dirs=(),
-            managed_files=(),
             scope_keys=("applyTo",),
-            root_markers=(".git",),
-            max_bytes=64 * KIB,
-            truncation="jitctx",
-            render="plain",
             glob_dialect="copilot",
             imports=False,
         ),
