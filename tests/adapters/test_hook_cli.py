@@ -86,7 +86,9 @@ PROBE = """
 import sys
 from jitctx.cli.main import main
 code = main(["hook", "claude-code", "--no-git"])
-heavy = sorted(m for m in ("yaml", "wcmatch", "pathspec", "markdown_it", "argparse") if m in sys.modules)
+heavy = sorted(
+    m for m in ("yaml", "wcmatch", "pathspec", "markdown_it", "argparse", "msgspec") if m in sys.modules
+)
 print(code, heavy, file=sys.stderr)
 """
 

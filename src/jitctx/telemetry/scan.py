@@ -1,8 +1,9 @@
 """Statistics of the log on disk, read by several processes when the log is large.
 
-Parsing JSON is most of the cost (a few microseconds a line in CPython), and the figures are sums, counts
-and multisets that merge exactly, so the log is cut into byte spans on line boundaries, each process folds
-its spans into a `StatsAccumulator`, and the parent merges them in log order.
+Parsing JSON is most of the cost, so lines are read by the fast reader (`fast_read`, msgspec) where it can
+be imported, and by several processes: the figures are sums, counts and multisets that merge exactly, so
+the log is cut into byte spans on line boundaries, each process folds its spans into a
+`StatsAccumulator`, and the parent merges them in log order.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import multiprocessing
 import os
 import sys
 import threading
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from datetime import datetime
@@ -23,7 +25,11 @@ from jitctx.telemetry.store import Filter, ReadReport, Span, event_files, make_f
 PARALLEL_MIN_BYTES = 16 * 1024 * 1024
 
 
+Scanner = Callable[[list[Span], Filter], tuple[StatsAccumulator, ReadReport]]
+
+
 def scan_spans(spans: list[Span], keep: Filter) -> tuple[StatsAccumulator, ReadReport]:
+    """The exact reader: every line parsed by `json` into a dict."""
     accumulator = StatsAccumulator()
     report = ReadReport()
     for span in spans:
@@ -44,14 +50,15 @@ def stats_from_log(
     files = event_files(directory, since)
     total = sum(_size(path) for path in files)
     parts = workers if workers is not None else (os.cpu_count() or 1)
+    scan = scanner()
     results = None
     if parts > 1 and total >= PARALLEL_MIN_BYTES:
         try:
-            results = _in_processes(plan_spans(files, parts), keep)
+            results = _in_processes(scan, plan_spans(files, parts), keep)
         except (OSError, BrokenProcessPool):
             results = None  # no processes to be had here (a sandbox, a limit): read it in this one
     if results is None:
-        results = [scan_spans([Span(str(path), 0, _size(path)) for path in files], keep)]
+        results = [scan([Span(str(path), 0, _size(path)) for path in files], keep)]
     accumulator, report = results[0]
     for later, later_report in results[1:]:
         accumulator.merge(later)
@@ -59,13 +66,24 @@ def stats_from_log(
     return accumulator.result(report, keep)
 
 
-def _in_processes(groups: list[list[Span]], keep: Filter) -> list[tuple[StatsAccumulator, ReadReport]]:
+def scanner() -> Scanner:
+    """The fast reader when msgspec can be imported, else the exact one (both give the same figures)."""
+    try:
+        from jitctx.telemetry.fast_read import scan_spans_fast
+    except ImportError:
+        return scan_spans
+    return scan_spans_fast
+
+
+def _in_processes(
+    scan: Scanner, groups: list[list[Span]], keep: Filter
+) -> list[tuple[StatsAccumulator, ReadReport]]:
     # fork starts a worker in milliseconds and needs no re-import; it is only safe without other threads.
     methods = multiprocessing.get_all_start_methods()
     use_fork = "fork" in methods and threading.active_count() == 1 and sys.platform != "darwin"
     context = multiprocessing.get_context("fork" if use_fork else None)
     with ProcessPoolExecutor(max_workers=len(groups), mp_context=context) as pool:
-        futures = [pool.submit(scan_spans, group, keep) for group in groups]
+        futures = [pool.submit(scan, group, keep) for group in groups]
         return [future.result() for future in futures]
 
 

@@ -41,6 +41,7 @@ from jitctx.telemetry.store import Filter, ReadReport
 __all__ = [
     "ChannelRow",
     "FileRow",
+    "MissRow",
     "ReasonRow",
     "SessionSeries",
     "Spread",
@@ -56,6 +57,11 @@ __all__ = [
 #               last ts, main-channel points, host running sum, host points]
 _NOT_JIT = frozenset({"session_start", "compact"})
 _CUM, _JITCTX, _DISCOVERED, _LAST, _POINTS, _HOST_SUM, _HOST_POINTS = range(7)
+
+# A discovery that loaded nothing, checked: (ts, session_id, on the main channel, cumulative_bytes (-1:
+# unknown), elapsed_ms or None, scope_skipped, rules_scanned, hit). A hit can have an empty loaded[] when
+# its list was cut to fit the line.
+MissRow = tuple[str, str, bool, int, float | int | None, int, int, bool]
 
 
 class StatsAccumulator:
@@ -82,17 +88,21 @@ class StatsAccumulator:
         self.files: dict[str, list[Any]] = {}
 
     def add_all(self, records: Iterable[Mapping[str, Any]]) -> None:
-        # Nearly every record is a discovery that loaded nothing, so that case is inlined here with its
-        # counters in locals (this loop runs a million times for a large log); the rest go to `_add`.
-        sessions = self.sessions
-        elapsed_values: list[float] = []
-        first, last = self.first_ts, self.last_ts
-        main = subagent = hits = skipped_total = scanned_total = counted = invalid = 0
+        """Count `records` in order. A record with a field of the wrong type is counted as invalid, whole."""
+        # Nearly every record is a discovery that loaded nothing: those become rows for `add_misses`
+        # (checked here inline, since this loop runs a million times for a large log); the rest go to
+        # `_add` one by one, after the rows before them, so that the log's order is kept.
+        rows: list[MissRow] = []
+        append = rows.append
+        invalid = 0
         for record in records:
             try:
                 if record["kind"] != "discovery" or record.get("loaded"):
+                    if rows:
+                        self.add_misses(rows)
+                        rows.clear()
                     self._add(record)
-                    counted += 1
+                    self.counted += 1
                     continue
                 ts = record["ts"]
                 session_id = record["session_id"]
@@ -111,9 +121,31 @@ class StatsAccumulator:
                 ):
                     invalid += 1
                     continue
+                append(
+                    (
+                        ts,
+                        session_id,
+                        record.get("channel", "main") == "main",
+                        cumulative,
+                        elapsed,
+                        skipped,
+                        scanned,
+                        record.get("hit") is True,
+                    )
+                )
             except (KeyError, TypeError, ValueError, AttributeError):
                 invalid += 1
-                continue
+        if rows:
+            self.add_misses(rows)
+        self.invalid += invalid
+
+    def add_misses(self, rows: Iterable[MissRow]) -> None:
+        """Count discoveries that loaded nothing, given as checked `MissRow`s, in log order."""
+        sessions = self.sessions
+        elapsed_values: list[float] = []
+        first, last = self.first_ts, self.last_ts
+        main = subagent = hits = skipped_total = scanned_total = 0
+        for ts, session_id, is_main, cumulative, elapsed, skipped, scanned, hit in rows:
             if first is None or ts < first:
                 first = ts
             if last is None or ts > last:
@@ -125,7 +157,7 @@ class StatsAccumulator:
                 if ts > session[_LAST]:
                     session[_LAST] = ts
                 session[_JITCTX] = session[_DISCOVERED] = True
-            if record.get("channel", "main") == "main":
+            if is_main:
                 main += 1
                 points = session[_POINTS]
                 if cumulative >= 0 and (not points or points[-1][1] != cumulative):
@@ -134,17 +166,13 @@ class StatsAccumulator:
                 subagent += 1
             if cumulative > session[_CUM]:
                 session[_CUM] = cumulative
-            if record.get("hit") is True:  # a hit whose loaded[] was cut to fit its line
+            if hit:  # a hit whose loaded[] was cut to fit its line
                 hits += 1
-                self.channels.setdefault(
-                    "main" if record.get("channel", "main") == "main" else "subagent", [0, 0, 0]
-                )[1] += 1
+                self.channels.setdefault("main" if is_main else "subagent", [0, 0, 0])[1] += 1
             skipped_total += skipped
             scanned_total += scanned
             if elapsed is not None:
                 elapsed_values.append(elapsed)
-            counted += 1
-        # `_add` kept its own counters on self meanwhile; both parts add up.
         for name, count in (("main", main), ("subagent", subagent)):
             if count:
                 self.channels.setdefault(name, [0, 0, 0])[0] += count
@@ -155,11 +183,10 @@ class StatsAccumulator:
         self.hits += hits
         self.scope_skipped += skipped_total
         self.rules_scanned += scanned_total
-        self.counted += counted
-        self.invalid += invalid
-        for ts in (first, last):
-            if ts is not None:
-                self._see_ts(ts)
+        self.counted += main + subagent
+        for edge in (first, last):
+            if edge is not None:
+                self._see_ts(edge)
 
     def _see_ts(self, ts: str) -> None:
         if self.first_ts is None or ts < self.first_ts:

@@ -221,10 +221,16 @@ def plan_spans(files: list[Path], parts: int) -> list[list[Span]]:
 def read_span(span: Span, keep: Filter, report: ReadReport, *, raw: bool = False) -> Iterator[Any]:
     """The readable records of a span that pass `keep` (with `raw`: (line, record) pairs)."""
     name = os.path.basename(span.path)
+    for block, offset in span_blocks(span, report):
+        yield from read_block(block, name, offset, keep, report, raw)
+
+
+def span_blocks(span: Span, report: ReadReport) -> Iterator[tuple[bytes, int]]:
+    """The span's bytes as (block, offset in the file) of whole lines, a megabyte or so at a time."""
     try:
         handle = open(span.path, "rb")  # closed in finally: a generator holds it
     except OSError as exc:
-        report.skip("corrupt", f"{name}: {exc.strerror}")
+        report.skip("corrupt", f"{os.path.basename(span.path)}: {exc.strerror}")
         return
     try:
         start = _line_start(handle, span.start)
@@ -242,7 +248,7 @@ def read_span(span: Span, keep: Filter, report: ReadReport, *, raw: bool = False
             block = carry + block
             cut = block.rfind(b"\n") + 1 if left > 0 else len(block)
             carry = block[cut:]
-            yield from _read_block(block[:cut], name, start, keep, report, raw)
+            yield block[:cut], start
             start += cut
     finally:
         handle.close()
@@ -274,9 +280,11 @@ def _decode_or_mark(piece: bytes) -> str:
         return "\ufffd"  # not JSON, so the line is counted as corrupt: we only ever write UTF-8
 
 
-def _read_block(
-    block: bytes, name: str, offset: int, keep: Filter, report: ReadReport, raw: bool
+def read_block(
+    block: bytes, name: str, offset: int, keep: Filter, report: ReadReport, raw: bool = False
 ) -> Iterator[Any]:
+    """The readable records of `block` (whole lines of file `name`, starting at byte `offset`) that pass
+    `keep`; every other line is counted in `report` as blank, corrupt or of an unknown version or kind."""
     lines = _decode_lines(block)
     report.lines += len(lines)
     accepts = keep.accepts
@@ -307,7 +315,7 @@ def _read_block(
                 if problem == "blank":
                     report.lines -= 1  # an empty line is neither a record nor damage
                 else:
-                    where = _where(name, offset, lines, index) if len(report.corrupt_at) < 5 else name
+                    where = _where(name, offset, block, index) if len(report.corrupt_at) < 5 else name
                     report.skip(problem, where)
                 continue
             if no_filter or accepts(record["ts"], record["session_id"]):
@@ -320,9 +328,10 @@ def _read_block(
         report.filtered += filtered
 
 
-def _where(name: str, offset: int, lines: list[str], index: int) -> str:
-    """file@byte-offset of lines[index]; computed only for the few bad lines a report names."""
-    return f"{name}@{offset + sum(len(line.encode('utf-8', 'replace')) + 1 for line in lines[:index])}"
+def _where(name: str, offset: int, block: bytes, index: int) -> str:
+    """file@byte-offset of line `index` of `block`; computed only for the few bad lines a report names."""
+    before = block.split(b"\n", index)[:index]
+    return f"{name}@{offset + sum(len(line) + 1 for line in before)}"
 
 
 def read_records(

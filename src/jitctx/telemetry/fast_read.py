@@ -1,0 +1,114 @@
+"""Reading the log for statistics without building a dict per line.
+
+Nearly every line of a large log is a discovery that loaded nothing. msgspec decodes such a line straight
+into the handful of fields statistics count (about a microsecond; `json` takes several times that, most of
+it spent building a dict of every field and then dropping it). Every other line goes through the exact
+reader in `store`: hits, loads, startups, and any line msgspec refuses or could read differently from
+`json` (a leading space, NaN, a lone surrogate, a bool where a count belongs). So the figures are the same
+either way; `tests/telemetry/test_telemetry_fast_read.py` compares the two readers line by line.
+
+msgspec is imported only here, when `stats` reads a log; without it `scan` uses the exact reader alone.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import msgspec
+
+from jitctx.telemetry.events import SCHEMA_VERSION
+from jitctx.telemetry.stats import MissRow, StatsAccumulator
+from jitctx.telemetry.store import Filter, ReadReport, Span, read_block, span_blocks
+
+
+class _Discovery(msgspec.Struct):
+    """The fields of a record that a discovery miss is counted by; the decoder skips all others.
+
+    The types are those `StatsAccumulator.add_all` accepts for a miss, so a line that decodes here is one
+    the exact reader would count the same way (defaults are its defaults for an absent field).
+    """
+
+    v: int
+    kind: str
+    ts: str
+    session_id: str
+    channel: str = "main"
+    hit: Any = None
+    elapsed_ms: int | float | None = None
+    scope_skipped: int = 0
+    rules_scanned: int = 0
+    cumulative_bytes: int = -1
+    loaded: Any = None
+
+
+_DECODER = msgspec.json.Decoder(_Discovery)
+
+
+def scan_spans_fast(spans: list[Span], keep: Filter) -> tuple[StatsAccumulator, ReadReport]:
+    """What `scan.scan_spans` gives for `spans`, read faster."""
+    accumulator = StatsAccumulator()
+    report = ReadReport()
+    for span in spans:
+        name = os.path.basename(span.path)
+        for block, offset in span_blocks(span, report):
+            _scan_block(block, name, offset, keep, report, accumulator)
+    return accumulator, report
+
+
+def _scan_block(
+    block: bytes, name: str, offset: int, keep: Filter, report: ReadReport, accumulator: StatsAccumulator
+) -> None:
+    decode = _DECODER.decode
+    no_filter = keep.since is None and keep.session is None
+    accepts = keep.accepts
+    rows: list[MissRow] = []
+    append = rows.append
+    lines = block.split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()
+    fast = records = filtered = 0
+    position = offset
+    for line in lines:
+        start = position
+        position += len(line) + 1
+        # json's scanner, which the exact reader uses, refuses a leading space where msgspec skips it.
+        if line[:1] == b"{":
+            try:
+                record = decode(line)
+            except msgspec.DecodeError:  # ValidationError is one too
+                record = None
+            if (
+                record is not None
+                and record.v == SCHEMA_VERSION
+                and record.kind == "discovery"
+                and not record.loaded
+            ):
+                fast += 1
+                if no_filter or accepts(record.ts, record.session_id):
+                    records += 1
+                    append(
+                        (
+                            record.ts,
+                            record.session_id,
+                            record.channel == "main",
+                            record.cumulative_bytes,
+                            record.elapsed_ms,
+                            record.scope_skipped,
+                            record.rules_scanned,
+                            record.hit is True,
+                        )
+                    )
+                else:
+                    filtered += 1
+                continue
+        # Any other line: the exact reader, after the rows before it, so that the log's order is kept.
+        if rows:
+            accumulator.add_misses(rows)
+            rows.clear()
+        accumulator.add_all(read_block(line + b"\n", name, start, keep, report))
+    if rows:
+        accumulator.add_misses(rows)
+    report.lines += fast
+    report.records += records
+    report.filtered += filtered
