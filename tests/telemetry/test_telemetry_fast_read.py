@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from jitctx.telemetry import scan
 from jitctx.telemetry.fast_read import scan_spans_fast
 from jitctx.telemetry.scan import scan_spans, stats_from_log
-from jitctx.telemetry.store import Span, make_filter
+from jitctx.telemetry.store import Span, make_filter, plan_spans
 
 SIDS = ["s-one", "s-two", "sub-3"]
 TS = ["2026-08-07T23:59:59.000Z", "2026-08-08T00:00:00.500Z", "2026-08-08T09:30:00.000Z"]
@@ -77,7 +77,7 @@ def other(draw: st.DrawFn) -> dict[str, object]:
 def line(draw: st.DrawFn) -> bytes:
     record = miss(draw) if draw(st.integers(0, 3)) else other(draw)
     text = json.dumps(record, separators=(",", ":"))
-    damage = draw(st.integers(0, 14))
+    damage = draw(st.integers(0, 20))
     if damage == 1:
         text = " " + text  # json's scanner refuses a leading space
     elif damage == 2:
@@ -100,11 +100,23 @@ def line(draw: st.DrawFn) -> bytes:
         text = "[" + text + "]"
     elif damage == 11:
         text += " trailing"
+    elif damage == 14 and text.endswith("}"):
+        depth = draw(st.sampled_from([50, 990, 1200, 5000]))  # json's limit is near 1000
+        text = text[:-1] + ',"x":' + "[" * depth + "]" * depth + "}"
+    elif damage == 15 and text.endswith("}"):
+        digits = draw(st.sampled_from([19, 21, 4301]))  # past int64; past Python's str->int limit
+        field = draw(st.sampled_from(["x", "scope_skipped", "elapsed_ms"]))
+        text = text[:-1] + f',"{field}":' + "9" * digits + "}"
     data = text.encode("utf-8", "surrogatepass")
     if damage == 12:
-        data = data.replace(b"s-", b"s\xff-", 1)  # not UTF-8
+        data = data.replace(b"s-", b"s\xff-", 1)  # not UTF-8, in a field both readers decode
     elif damage == 13:
         data += b"\r"
+    elif damage == 16 and data.endswith(b"}"):
+        # not UTF-8 in a field the fast reader would not need (json refuses the whole line)
+        data = data[:-1] + draw(
+            st.sampled_from([b',"x":"\xff"}', b',"x\xc0\xaf":1}', b',"x":"\xed\xa0\x80"}'])
+        )
     return data
 
 
@@ -174,3 +186,45 @@ def test_without_msgspec_stats_use_the_exact_reader(tmp_path: Path, monkeypatch:
     assert scan.scanner() is scan_spans
     assert stats_from_log(tmp_path) == with_msgspec
     assert with_msgspec.discoveries == 3 and with_msgspec.window.corrupt == 1
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=st.lists(line(), max_size=30), parts=st.integers(2, 5))
+def test_a_log_cut_into_spans_gives_the_figures_of_one_pass(
+    tmp_path: Path, lines: list[bytes], parts: int
+) -> None:
+    """What several processes do, in one: each group of spans read alone, then merged in log order."""
+    path = tmp_path / "2026-08-08.jsonl"
+    path.write_bytes(b"".join(line + b"\n" for line in lines))
+    keep = make_filter()
+    whole, whole_report = scan_spans_fast([Span(str(path), 0, path.stat().st_size)], keep)
+    pieces = [scan_spans_fast(group, keep) for group in plan_spans([path], parts)] or [scan_spans([], keep)]
+    merged, report = pieces[0]
+    for later, later_report in pieces[1:]:
+        merged.merge(later)
+        report.merge(later_report)
+    assert repr(merged.result(report, keep)) == repr(whole.result(whole_report, keep))
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        b',"a":' + b"[" * 1000,  # nested past any parser's depth, unterminated
+        b',"loaded":' + b"[" * 5000 + b"]" * 5000,
+        b',"x":' + b"[" * 994 + b"]" * 994,  # json gives up near its recursion limit
+        b',"x":"\xff"',  # not UTF-8 where the fast reader would not look
+        b',"x\xc0\xaf":1',
+        b',"x":"\xed\xa0\x80"',  # a surrogate encoded in UTF-8
+        b',"x":' + b"1" * 4301,  # more digits than Python turns into an int
+    ],
+)
+def test_lines_only_json_refuses_are_corrupt_for_both_readers(tmp_path: Path, tail: bytes) -> None:
+    head = b'{"v":1,"kind":"discovery","ts":"2026-08-08T00:00:00.500Z","session_id":"s"'
+    path = tmp_path / "2026-08-08.jsonl"
+    path.write_bytes(head + tail + b"}\n" + head + b"}\n")
+    span = [Span(str(path), 0, path.stat().st_size)]
+    exact, exact_report = scan_spans(span, make_filter())
+    fast, fast_report = scan_spans_fast(span, make_filter())
+    assert repr(fast.result(fast_report)) == repr(exact.result(exact_report))
+    assert vars(fast_report) == vars(exact_report)
+    assert exact.result(exact_report).discoveries >= 1  # the good line after it still counts

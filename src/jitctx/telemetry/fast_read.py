@@ -1,11 +1,11 @@
 """Reading the log for statistics without building a dict per line.
 
 Nearly every line of a large log is a discovery that loaded nothing. msgspec decodes such a line straight
-into the handful of fields statistics count (about a microsecond; `json` takes several times that, most of
-it spent building a dict of every field and then dropping it). Every other line goes through the exact
-reader in `store`: hits, loads, startups, and any line msgspec refuses or could read differently from
-`json` (a leading space, NaN, a lone surrogate, a bool where a count belongs). So the figures are the same
-either way; `tests/telemetry/test_telemetry_fast_read.py` compares the two readers line by line.
+into a typed struct (about a microsecond; `json` takes several times that, most of it spent building a
+dict per line). Every other line goes through the exact reader in `store`: hits, loads, startups, and any
+line msgspec refuses or could read differently from `json` (a leading space, a field it does not know, a
+lone surrogate, a bool where a count belongs). So the figures are the same either way;
+`tests/telemetry/test_telemetry_fast_read.py` compares the two readers on damaged logs.
 
 msgspec is imported only here, when `stats` reads a log; without it `scan` uses the exact reader alone.
 """
@@ -13,7 +13,7 @@ msgspec is imported only here, when `stats` reads a log; without it `scan` uses 
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Annotated
 
 import msgspec
 
@@ -22,11 +22,12 @@ from jitctx.telemetry.stats import MissRow, StatsAccumulator
 from jitctx.telemetry.store import Filter, ReadReport, Span, read_block, span_blocks
 
 
-class _Discovery(msgspec.Struct):
-    """The fields of a record that a discovery miss is counted by; the decoder skips all others.
+class _Miss(msgspec.Struct, forbid_unknown_fields=True):
+    """Every field a discovery that loaded nothing is written with, each of the type the exact reader
+    accepts for it (defaults are its defaults for an absent field).
 
-    The types are those `StatsAccumulator.add_all` accepts for a miss, so a line that decodes here is one
-    the exact reader would count the same way (defaults are its defaults for an absent field).
+    Nothing is skipped unread: an unknown field fails the decode (and the line goes to the exact reader),
+    because msgspec does not check what it skips the way `json` does (UTF-8, huge integers, nesting).
     """
 
     v: int
@@ -34,15 +35,23 @@ class _Discovery(msgspec.Struct):
     ts: str
     session_id: str
     channel: str = "main"
-    hit: Any = None
+    agent_id: str | None = None
+    agent: str | None = None
+    root: str | None = None
+    hit: bool | None = None
     elapsed_ms: int | float | None = None
     scope_skipped: int = 0
     rules_scanned: int = 0
     cumulative_bytes: int = -1
-    loaded: Any = None
+    trigger_file_path: str | None = None
+    # Only an empty list: anything in it, or a falsy value of another type, goes to the exact reader.
+    loaded: Annotated[list[int], msgspec.Meta(max_length=0)] = []
+    note: str | None = None
+    dropped: list[str] | None = None
+    truncated: dict[str, int] | None = None
 
 
-_DECODER = msgspec.json.Decoder(_Discovery)
+_DECODER = msgspec.json.Decoder(_Miss)
 
 
 def scan_spans_fast(spans: list[Span], keep: Filter) -> tuple[StatsAccumulator, ReadReport]:
@@ -76,14 +85,10 @@ def _scan_block(
         if line[:1] == b"{":
             try:
                 record = decode(line)
-            except msgspec.DecodeError:  # ValidationError is one too
+            except (msgspec.DecodeError, RecursionError):  # ValidationError is a DecodeError
                 record = None
-            if (
-                record is not None
-                and record.v == SCHEMA_VERSION
-                and record.kind == "discovery"
-                and not record.loaded
-            ):
+            # msgspec reads no NaN and no float out of range (json does, and such a latency is invalid).
+            if record is not None and record.v == SCHEMA_VERSION and record.kind == "discovery":
                 fast += 1
                 if no_filter or accepts(record.ts, record.session_id):
                     records += 1

@@ -52,7 +52,7 @@ def stats_from_log(
     parts = workers if workers is not None else (os.cpu_count() or 1)
     scan = scanner()
     results = None
-    if parts > 1 and total >= PARALLEL_MIN_BYTES:
+    if parts > 1 and files and total >= PARALLEL_MIN_BYTES:
         try:
             results = _in_processes(scan, plan_spans(files, parts), keep)
         except (OSError, BrokenProcessPool):

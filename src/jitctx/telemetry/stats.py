@@ -117,7 +117,12 @@ class StatsAccumulator:
                     and skipped.__class__ is int
                     and scanned.__class__ is int
                     and cumulative.__class__ is int
-                    and (elapsed.__class__ is float or elapsed.__class__ is int or elapsed is None)
+                    and (
+                        elapsed is None
+                        or elapsed.__class__ is int
+                        # a float, and finite: NaN or infinity would make the percentiles meaningless
+                        or (elapsed.__class__ is float and elapsed - elapsed == 0.0)
+                    )
                 ):
                     invalid += 1
                     continue
@@ -215,10 +220,14 @@ class StatsAccumulator:
             skipped = _whole(record.get("scope_skipped", 0))
             scanned = _whole(record.get("rules_scanned", 0))
             elapsed = record.get("elapsed_ms")
-            if not (elapsed is None or elapsed.__class__ is float or elapsed.__class__ is int):
-                raise TypeError("elapsed_ms is not a number")
+            if not (
+                elapsed is None
+                or elapsed.__class__ is int
+                or (elapsed.__class__ is float and elapsed - elapsed == 0.0)
+            ):
+                raise TypeError("elapsed_ms is not a finite number")
         items = [
-            (item["file_path"], item.get("load_reason") or "?", _whole(item.get("bytes"))) for item in loaded
+            (item["file_path"], item.get("load_reason") or "?", _size(item.get("bytes"))) for item in loaded
         ]
 
         self._see_ts(ts)
@@ -332,7 +341,12 @@ class StatsAccumulator:
             mine[_JITCTX] = mine[_JITCTX] or theirs[_JITCTX]
             mine[_DISCOVERED] = mine[_DISCOVERED] or theirs[_DISCOVERED]
             mine[_LAST] = max(mine[_LAST], theirs[_LAST])
-            mine[_POINTS].extend(theirs[_POINTS])
+            # Appending drops a point whose value repeats the last one; the later part could not see
+            # this part's last point, so its first is dropped here when it repeats it.
+            points = theirs[_POINTS]
+            if points and mine[_POINTS] and points[0][1] == mine[_POINTS][-1][1]:
+                points = points[1:]
+            mine[_POINTS].extend(points)
             offset = mine[_HOST_SUM]  # the later part's running sum started from zero
             mine[_HOST_POINTS].extend((ts, value + offset) for ts, value in theirs[_HOST_POINTS])
             mine[_HOST_SUM] += theirs[_HOST_SUM]
@@ -429,6 +443,13 @@ def _whole(value: Any) -> Any:
     if value is None or value.__class__ is int:
         return value
     raise TypeError(f"expected an integer, not {type(value).__name__}")
+
+
+def _size(value: Any) -> Any:
+    """A file size: a whole number of bytes, not negative, or None when unknown."""
+    if value is None or (value.__class__ is int and value >= 0):
+        return value
+    raise TypeError("bytes is not a size")
 
 
 def _changes(points: list[tuple[str, int]]) -> list[tuple[str, int]]:
