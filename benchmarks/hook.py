@@ -30,6 +30,10 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from synth import settle
+
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "monorepo"
 FAST_PATH = "import sys; from jitctx.cli.cmd_hook import fast_main; sys.exit(fast_main(['claude-code']))"
 
@@ -75,6 +79,7 @@ def main() -> int:
         subprocess.run([*git, "init", "-q"], cwd=root, check=True)
         subprocess.run([*git, "add", "-A"], cwd=root, check=True)
         subprocess.run([*git, "commit", "-qm", "bench"], cwd=root, check=True)
+        settle(root)  # a repository written before the session, not a second ago
         env = {**os.environ, "JITCTX_STATE_DIR": str(base / "state"), "JITCTX_HOME": str(base / "home")}
         # Installed packages have their bytecode cached; measure that, not compiling every module afresh
         # (the cache goes to the temp dir, not into the source tree).

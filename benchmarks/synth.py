@@ -13,6 +13,7 @@ import os
 import random
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -77,7 +78,24 @@ def generate(root: Path, shape: Shape, *, use_git: bool = True) -> list[str]:
                 handle.write("// changed\n")
         for index in range(10):
             (root / rng.choice(dirs) / f"new{index}.py").write_text("x = 1\n", encoding="utf-8")
+    settle(root)
     return files
+
+
+def settle(root: Path, age: float = 60.0) -> None:
+    """Date every directory `age` seconds back, as in a repository written before the session began.
+
+    jitctx looks again at a directory changed within the last two seconds on every touch (its mtime could
+    hide a file created in the same clock tick); a tree measured the moment it was generated would
+    measure that, which a real repository seldom is.
+    """
+    when = time.time_ns() - int(age * 1e9)
+    for current, dirnames, _ in os.walk(root):
+        if ".git" in dirnames:
+            dirnames.remove(".git")
+        for name in dirnames:
+            os.utime(os.path.join(current, name), ns=(when, when))
+    os.utime(root, ns=(when, when))
 
 
 def git(root: Path, *args: str) -> None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -27,6 +29,20 @@ def write_tree(root: Path, files: Mapping[str, str | bytes]) -> Path:
             target.write_bytes(content)
         else:
             target.write_text(content, encoding="utf-8")
+    return root
+
+
+def settle(root: Path, age: float = 60.0) -> Path:
+    """Date every directory under `root` `age` seconds back, as if the tree had been written then.
+
+    A directory changed within the last two seconds is looked at again on every touch (its mtime could
+    hide a file created in the same clock tick); tests that check the warm path start from a settled tree.
+    """
+    when = time.time_ns() - int(age * 1e9)
+    for current, dirnames, _ in os.walk(root):
+        for name in dirnames:
+            os.utime(os.path.join(current, name), ns=(when, when), follow_symlinks=False)
+    os.utime(root, ns=(when, when))
     return root
 
 

@@ -152,6 +152,15 @@ class Project:
             return []
         return found
 
+    def listing_paths(self, directory: str) -> list[str]:
+        """The directory and the subfolders its candidates live in (`.claude` for `.claude/CLAUDE.md`):
+        creating or deleting a candidate file changes the mtime of one of them."""
+        names = list(self.profile.dir_files)
+        if directory == self.root:
+            names.extend(self.profile.root_files)
+        folders = sorted({name.rsplit("/", 1)[0] for name in names if "/" in name})
+        return [directory, *(os.path.join(directory, *folder.split("/")) for folder in folders)]
+
     def local_candidates(self, directory: str) -> list[Candidate]:
         return [
             Candidate(os.path.join(directory, name), Tier.LOCAL, directory=directory)

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from jitctx.adapters.quick_hook import try_quick
-from tests.conftest import EXAMPLE, git_init
+from tests.conftest import EXAMPLE, git_init, settle
 
 
 def event(root: Path, name: str, **fields: Any) -> dict[str, Any]:
@@ -35,7 +35,7 @@ def records(state: Path) -> list[dict[str, Any]]:
 def project(tmp_path: Path) -> Path:
     root = tmp_path / "repo"
     shutil.copytree(EXAMPLE, root)
-    return git_init(root)
+    return settle(git_init(root))
 
 
 def test_warm_read_is_answered_quickly_and_recorded(
@@ -90,3 +90,17 @@ def test_cases_left_to_the_engine(project: Path, hook_env: dict[str, str], run_h
 def test_codex_and_garbage_go_to_the_engine(tmp_path: Path) -> None:
     assert not try_quick("codex", b'{"hook_event_name": "PostToolUse"}', str(tmp_path))
     assert not try_quick("claude-code", b'"PostToolUse" but not json', str(tmp_path))
+
+
+def test_an_agents_md_created_in_a_warm_directory_reaches_the_agent(
+    project: Path, hook_env: dict[str, str], run_hook_process: Any
+) -> None:
+    state = Path(hook_env["JITCTX_STATE_DIR"])
+    run_hook_process("claude-code", event(project, "SessionStart", source="startup"))
+    run_hook_process("claude-code", read(project, "tools/gen.py"))
+    raw = json.dumps(read(project, "tools/gen.py")).encode()
+    assert try_quick("claude-code", raw, str(state))  # warm: nothing new can load there
+    (project / "tools/AGENTS.md").write_text("TOOLS_RULE: run gen.py with --check\n")
+    assert not try_quick("claude-code", raw, str(state))  # the listing changed: the engine looks
+    code, answer, _ = run_hook_process("claude-code", read(project, "tools/gen.py"))
+    assert code == 0 and "TOOLS_RULE" in json.dumps(answer)

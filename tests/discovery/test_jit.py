@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from jitctx.discovery import session as session_module
 from jitctx.discovery.session import Session
 from jitctx.model import Discovery
 from jitctx.project import Project
-from tests.conftest import write_tree
+from tests.conftest import settle, write_tree
 
 
 def session(root: Path, cwd: Path | None = None) -> Session:
@@ -96,7 +97,7 @@ def test_the_root_itself_is_inside(lab: tuple[Path, Path]) -> None:
 
 @pytest.fixture
 def ui(tmp_path: Path) -> Path:
-    return write_tree(
+    tree = write_tree(
         tmp_path / "proj",
         {
             "CLAUDE.md": "root",
@@ -106,6 +107,7 @@ def ui(tmp_path: Path) -> Path:
             "src/ui/Badge.tsx": "",
         },
     )
+    return settle(tree)
 
 
 def test_seed_poisoning_sequence(ui: Path) -> None:
@@ -159,6 +161,67 @@ def test_seed_mtime_fixture_replaces_v1_with_v2(tmp_path: Path) -> None:
     assert second.hit is True and len(second.loaded) == 1
     assert second.loaded[0].file.text == "RULE_V2"
     assert "RULE_V1" not in all_text(s) and all_text(s).count("RULE_V2") == 1
+
+
+@pytest.fixture
+def spaced(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Touches a second or more apart, as an agent's tool calls are: every one compares watch lists."""
+    monkeypatch.setattr(session_module, "WATCH_RECHECK_NS", 0)
+
+
+@pytest.mark.usefixtures("spaced")
+def test_a_claude_md_created_in_a_scanned_directory_loads_on_the_next_touch(tmp_path: Path) -> None:
+    files = {"CLAUDE.md": "root", "src/api/users.ts": "", "src/api/.claude/x": ""}
+    proj = settle(write_tree(tmp_path / "proj", files))
+    s = session(proj)
+    s.startup()
+    assert s.discover("src/api/users.ts").loaded == ()
+    (proj / "src/api/CLAUDE.md").write_text("API_RULE")
+    assert names(s.discover("src/api/users.ts")) == [("src/api/CLAUDE.md", "nested_traversal")]
+    settle(proj, age=30)  # src/api/ as the next scan sees it; then a file appears only in its .claude/
+    assert s.discover("src/api/users.ts").loaded == ()
+    (proj / "src/api/.claude/CLAUDE.md").write_text("API_RULE_2")
+    assert names(s.discover("src/api/users.ts")) == [("src/api/.claude/CLAUDE.md", "nested_traversal")]
+    assert all_text(s).count("API_RULE") == 2
+
+
+@pytest.mark.usefixtures("spaced")
+def test_a_file_created_in_the_clock_tick_of_the_scan_is_not_missed(tmp_path: Path) -> None:
+    """A directory whose mtime is that recent is looked at again, so a same-tick creation still shows."""
+    proj = settle(write_tree(tmp_path / "proj", {"CLAUDE.md": "root", "src/api/users.ts": ""}), age=0.5)
+    tick = (proj / "src/api").stat().st_mtime_ns
+    s = session(proj)
+    s.startup()
+    assert s.discover("src/api/users.ts").loaded == ()
+    (proj / "src/api/CLAUDE.md").write_text("API_RULE")
+    os.utime(proj / "src/api", ns=(tick, tick))  # the creation left the mtime as the scan saw it
+    assert names(s.discover("src/api/users.ts")) == [("src/api/CLAUDE.md", "nested_traversal")]
+
+
+def test_a_long_lived_session_compares_a_watch_list_at_most_once_a_second(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Deliberate: touches in quick succession trust the listing; the first a second later looks again."""
+    clock = [10**12]
+    monkeypatch.setattr(session_module.time, "monotonic_ns", lambda: clock[0])
+    proj = settle(write_tree(tmp_path / "proj", {"CLAUDE.md": "root", "src/api/users.ts": ""}))
+    s = session(proj)
+    s.startup()
+    assert s.discover("src/api/users.ts").loaded == ()
+    (proj / "src/api/CLAUDE.md").write_text("API_RULE")
+    clock[0] += 900_000_000
+    assert s.discover("src/api/users.ts").loaded == ()  # compared 0.9 s ago: trusted
+    clock[0] += 200_000_000
+    assert names(s.discover("src/api/users.ts")) == [("src/api/CLAUDE.md", "nested_traversal")]
+
+
+def test_another_new_file_beside_a_loaded_rule_loads_nothing_twice(ui: Path) -> None:
+    s = session(ui)
+    s.discover("src/ui/Footer.tsx")
+    (ui / "src/ui/New.tsx").write_text("")
+    again = s.discover("src/ui/New.tsx")
+    assert again.hit is False and again.loaded == ()
+    assert [f.display for f in s.blocks()] == ["CLAUDE.md", "src/ui/CLAUDE.md"]
 
 
 def test_deleted_rule_file_leaves_the_blocks(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from jitctx.discovery.quick import quick_file_name, quiet
 from jitctx.discovery.store import SessionStore
 from jitctx.project import Project
-from tests.conftest import write_tree
+from tests.conftest import settle, write_tree
 
 FILES = [
     "src/ui/Footer.tsx", "src/ui/README.md", "src/ui/deep/x.tsx", "src/api/users.ts", "tools/gen.py",
@@ -23,16 +23,18 @@ FILES = [
 
 
 def make(root: Path) -> Path:
-    return write_tree(
-        root,
-        {
-            "CLAUDE.md": "root",
-            "src/ui/CLAUDE.md": '---\npaths: ["src/ui/**/*.tsx"]\n---\nUI\n',
-            "src/api/AGENTS.md": "API",
-            ".claude/rules/py.md": '---\npaths: ["**/*.py"]\n---\nPY\n',
-            ".claude/rules/docs.md": '---\npaths: ["docs/**"]\n---\nDOCS\n',
-            **{f: "" for f in FILES if not f.endswith("/")},
-        },
+    return settle(
+        write_tree(
+            root,
+            {
+                "CLAUDE.md": "root",
+                "src/ui/CLAUDE.md": '---\npaths: ["src/ui/**/*.tsx"]\n---\nUI\n',
+                "src/api/AGENTS.md": "API",
+                ".claude/rules/py.md": '---\npaths: ["**/*.py"]\n---\nPY\n',
+                ".claude/rules/docs.md": '---\npaths: ["docs/**"]\n---\nDOCS\n',
+                **{f: "" for f in FILES if not f.endswith("/")},
+            },
+        )
     )
 
 
@@ -42,7 +44,9 @@ def index_of(store: SessionStore) -> dict[str, object]:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.sampled_from([*FILES, "EDIT:src/ui/CLAUDE.md", "EDIT:.claude/rules/py.md", "NEWRULE"]),
+@given(st.lists(st.sampled_from([*FILES, "EDIT:src/ui/CLAUDE.md", "EDIT:.claude/rules/py.md", "NEWRULE",
+                                  "NEW:tools/CLAUDE.md", "NEW:src/api/v2/AGENTS.md", "NEW:src/ui/other.tsx",
+                                  "NEW:src/api/v2/.claude/CLAUDE.md"]),
                 min_size=1, max_size=12))  # fmt: skip
 def test_quick_never_contradicts_the_engine(
     tmp_path_factory: pytest.TempPathFactory, steps: list[str]
@@ -56,6 +60,9 @@ def test_quick_never_contradicts_the_engine(
             target = root / step[5:]
             target.write_text(target.read_text() + f"\nedit {number}\n")
             os.utime(target, ns=(10**18 + number, 10**18 + number))
+            continue
+        if step.startswith("NEW:"):
+            write_tree(root, {step[4:]: f"new {number}\n"})
             continue
         if step == "NEWRULE":
             write_tree(root, {f".claude/rules/new{number}.md": '---\npaths: ["src/**"]\n---\nNEW\n'})

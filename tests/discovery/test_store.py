@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from jitctx import project as project_module
-from jitctx.discovery.state import STATE_VERSION
+from jitctx.discovery.state import STATE_VERSION, channels_from_json, channels_to_json
 from jitctx.discovery.store import SessionStore, state_file_name
 from jitctx.project import Project
-from tests.conftest import write_tree
+from tests.conftest import settle, write_tree
 
 
 @pytest.fixture
@@ -137,3 +137,33 @@ def test_a_deleted_rule_is_dropped_in_the_next_process(proj: Path, tmp_path: Pat
     with store.open(Project(proj, managed_files=()), "s1", use_git=False) as second:
         assert second.session.discover("pkg0/a.ts").dropped == (".claude/rules/py.md",)
         assert ".claude/rules/py.md" not in [f.display for f in second.session.blocks()]
+
+
+def test_scanned_listings_survive_the_round_trip(proj: Path, tmp_path: Path) -> None:
+    settle(proj)
+    store = SessionStore(tmp_path / "state")
+    with store.open(Project(proj, managed_files=()), "s", use_git=False) as opened:
+        opened.session.startup()
+        opened.session.discover("pkg3/a.ts")
+        before = opened.session.channels["main"].scanned
+    with store.open(Project(proj, managed_files=()), "s", use_git=False) as opened:
+        assert opened.session.channels["main"].scanned == before
+    pkg3 = proj / "pkg3"
+    assert before[str(pkg3)] == [[str(pkg3), pkg3.stat().st_mtime_ns, pkg3.stat().st_size]]  # no .claude/
+    assert (
+        channels_from_json(
+            json.loads(json.dumps(channels_to_json({"main": opened.session.channels["main"]})))
+        )["main"].scanned
+        == before
+    )
+
+
+def test_a_state_written_before_watch_lists_were_kept_looks_at_each_directory_again(
+    proj: Path, tmp_path: Path
+) -> None:
+    raw = {"main": {"started": True, "scanned": [str(proj / "pkg3")], "identities": [], "loaded": []}}
+    never = [[str(proj / "pkg3"), -1, -1]]  # a version no directory has
+    assert channels_from_json(raw)["main"].scanned == {str(proj / "pkg3"): never}
+    raw["main"]["scanned"] = "not a listing"
+    with pytest.raises(TypeError):
+        channels_from_json(raw)

@@ -5,18 +5,20 @@ before, where nothing new can load; proving that needs only stats and a few rege
 (and its dataclasses, YAML and glob libraries). The session store writes a *quick index* beside each
 session state; `quiet()` reads it and answers either "nothing loads" (with the scope-skip count the engine
 would report) or None, meaning "ask the engine". Whenever anything differs from what the index recorded
-(a file edited or deleted, a new rule file, a config change, a directory not scanned yet, a rule whose
-scope may match), it answers None, so the engine stays the only one that decides what loads.
+(a file edited or deleted, a new rule file, a file added to a scanned directory, a config change, a
+directory not scanned yet, a rule whose scope may match), it answers None, so the engine stays the only
+one that decides what loads.
 
-Imports: os, stat and re only (json is the caller's), so that the hook can start fast.
+Imports: os, stat, time and re only (json is the caller's), so that the hook can start fast.
 """
 
 from __future__ import annotations
 
 import os
 import stat
+import time
 
-QUICK_VERSION = 1
+QUICK_VERSION = 2
 _SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs every hook call milliseconds
@@ -46,7 +48,44 @@ def file_version(path: str) -> list[int] | None:
     return [info.st_mtime_ns, info.st_size]
 
 
-def _unchanged(recorded: dict[str, Any]) -> bool:
+# File times come from a coarse clock (a few milliseconds; a second or two on some file systems), so a
+# file created in the same tick as a scan leaves its directory's mtime as the scan saw it. As git does with
+# racily clean entries, a listing that recent is not trusted: the next touch looks again.
+RACY_NS = 2_000_000_000
+
+
+def watch_list(paths: list[str]) -> list[list[Any]]:
+    """[path, mtime_ns, size] of each of `paths` that exists, to notice a file created in one of them.
+
+    `paths` are a scanned directory and the subfolders its candidates live in (`Project.listing_paths`).
+    A missing subfolder needs no entry: creating it changes its parent's mtime. While one of them changed
+    only just now, the list holds an entry that never matches, so the next touch looks again.
+    """
+    watch = []
+    now = time.time_ns()
+    for path in paths:
+        version = file_version(path)
+        if version is None:
+            continue
+        if now - version[0] < RACY_NS:
+            return [[path, -1, -1]]
+        watch.append([path, *version])
+    return watch
+
+
+def unchanged(entries: list[list[Any]]) -> bool:
+    """Whether every [path, mtime_ns, size] entry still has that version (False for one that is gone)."""
+    for path, mtime, size in entries:
+        try:
+            info = os.stat(path)
+        except OSError:
+            return False
+        if info.st_mtime_ns != mtime or info.st_size != size:
+            return False
+    return True
+
+
+def _same_versions(recorded: dict[str, Any]) -> bool:
     return all(file_version(path) == version for path, version in recorded.items())
 
 
@@ -62,7 +101,7 @@ def _quiet(index: dict[str, Any], cwd: str, path: str) -> int | None:
     if index.get("v") != QUICK_VERSION or index["cwd"] != cwd or not index["jit"]:
         return None
     root: str = index["root"]
-    if not (_unchanged(index["config"]) and _unchanged(index["rule_dirs"])):
+    if not (_same_versions(index["config"]) and _same_versions(index["rule_dirs"])):
         return None
     absolute = os.path.normpath(os.path.join(cwd, os.path.expanduser(path)))
     try:
@@ -81,14 +120,16 @@ def _quiet(index: dict[str, Any], cwd: str, path: str) -> int | None:
         rel = f"{rel}/{os.path.basename(absolute)}" if rel else os.path.basename(absolute)
     elif rel:
         rel += "/"
-    scanned: dict[str, list[list[Any]]] = index["scanned"]
+    scanned: dict[str, list[Any]] = index["scanned"]
     directory = parent
     while True:
-        loaded = scanned.get(directory)
-        if loaded is None:
+        entries = scanned.get(directory)
+        if entries is None:
             return None  # a directory never scanned: candidates to resolve
-        if any(file_version(file) != [mtime, size] for file, mtime, size in loaded):
-            return None  # an edited or deleted file: the engine re-reads or drops it
+        if not unchanged(entries):
+            # A loaded file edited or deleted (the engine re-reads or drops it), or a file added to the
+            # directory, perhaps a new CLAUDE.md (the engine looks).
+            return None
         if directory == root:
             break
         directory = os.path.dirname(directory)

@@ -48,12 +48,16 @@ def build_quick_index(session: Session, channel: str = "main") -> dict[str, obje
         "jit": project.config.jit_context,
         "config": {p: file_version(p) for p in (os.path.join(project.root, n) for n in CONFIG_FILES)},
         "rule_dirs": rule_dirs,
+        # Per scanned directory, the versions to compare: its loaded files, then its watch list.
         "scanned": {
             directory: [
-                [path, state.loaded[path].mtime_ns, state.loaded[path].size]
-                for path in state.by_directory.get(directory, ())
+                *(
+                    [path, state.loaded[path].mtime_ns, state.loaded[path].size]
+                    for path in state.by_directory.get(directory, ())
+                ),
+                *watch,
             ]
-            for directory in state.scanned
+            for directory, watch in state.scanned.items()
         },
         "rules": rules,
         "held_bytes": sum(entry.size for entry in state.loaded.values()),

@@ -5,7 +5,8 @@ when every candidate on it was resolved; a rule skipped because its scope did no
 the directory open, so a later path that does match still loads it.
 
 The warm path (a touched directory already scanned) costs one lstat of the touched path, one stat per
-loaded file on its chain (to notice edits and deletions), and a regex match per scoped rule.
+loaded file on its chain (to notice edits and deletions), one or two per chain directory (to notice a file
+created there, see `Project.listing_paths`), and a regex match per scoped rule.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 
 from jitctx.discovery.boundary import is_inside, nearest_existing, relative_posix
 from jitctx.discovery.includes import include_imports
+from jitctx.discovery.quick import unchanged, watch_list
 from jitctx.discovery.rule_table import ScopeCache, ScopedRule, build_rule_table
 from jitctx.discovery.signals import collect_signals
 from jitctx.discovery.state import (
@@ -35,6 +37,10 @@ from jitctx.scope import scope_matches
 
 # Given a scope, return the signal or path it matched, or None.
 Matcher = Callable[[Scope, Candidate], str | None]
+
+
+# How long a long-lived session trusts a directory's watch list once compared (see `_watched_lately`).
+WATCH_RECHECK_NS = 1_000_000_000
 
 
 class Session:
@@ -60,6 +66,8 @@ class Session:
         self.scope_cache: ScopeCache = {}
         self._rules: list[ScopedRule] | None = None
         self._swept: set[int] = set()  # channel states whose off-chain files were checked in this process
+        # (channel state, directory) -> when its watch list was last compared, in this process.
+        self._watched: dict[tuple[int, str], int] = {}
 
     def rule_table(self) -> list[ScopedRule]:
         """The scoped rules, built once per process (a stat each); edits are seen by the next process."""
@@ -305,11 +313,14 @@ class Session:
             return rel if scope_matches(scope.regex, target) else None
 
         for directory in self._chain(start_dir):
-            if directory in state.scanned:
+            watch = state.scanned.get(directory)
+            if watch is not None:
                 for path in list(state.by_directory.get(directory, ())):
                     self._refresh(path, state, work, rel)
-            else:
-                self._resolve_dir(directory, state, work, reason, match_path)
+                if self._watched_lately(state, directory) or unchanged(watch):
+                    continue
+                del state.scanned[directory]  # a file came or went there: a new CLAUDE.md perhaps
+            self._resolve_dir(directory, state, work, reason, match_path)
         if id(state) not in self._swept:
             # Files with no chain directory (rules folders, user files) are refreshed only when their scope
             # matches; one that was deleted would never be: once per process, drop what is gone.
@@ -332,6 +343,19 @@ class Session:
                 self._resolve(candidate, state, work, reason, match_path)  # reads it afresh, then loads
             else:
                 work.scope_skipped += 1  # not listed one by one: `explain` says why for each rule
+
+    def _watched_lately(self, state: ChannelState, directory: str) -> bool:
+        """True when this process compared the directory's watch list less than WATCH_RECHECK_NS ago;
+        otherwise notes that it is compared now. A hook process compares on every call; a long-lived
+        session (a harness) notices a new file on the first touch a second after the last comparison,
+        rather than paying a stat per chain directory on each of many touches in a row."""
+        key = (id(state), directory)
+        now = time.monotonic_ns()
+        last = self._watched.get(key)
+        if last is not None and now - last < WATCH_RECHECK_NS:
+            return True
+        self._watched[key] = now
+        return False
 
     def _chain(self, start_dir: str) -> tuple[str, ...]:
         """Real directories from the root down to `start_dir`, stopping at the project boundary.
@@ -357,12 +381,15 @@ class Session:
     def _resolve_dir(
         self, directory: str, state: ChannelState, work: Pass, reason: LoadReason | None, match: Matcher
     ) -> None:
+        # Taken before the candidates are read: a file created meanwhile makes the next touch look again.
+        watch = watch_list(self.project.listing_paths(directory))
         complete = True
         for candidate in self.project.dir_candidates(directory):
             if not self._resolve(candidate, state, work, reason, match):
                 complete = False
         if complete:
-            state.scanned.add(directory)
+            state.scanned[directory] = watch
+            self._watched[(id(state), directory)] = time.monotonic_ns()  # as good as a comparison
 
     def _refresh(self, path: str, state: ChannelState, work: Pass, trigger: str) -> None:
         """Re-read a loaded file whose mtime or size changed; drop it when it is gone."""

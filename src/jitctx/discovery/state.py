@@ -11,6 +11,9 @@ from jitctx.model import InstructionFile, Load, LoadReason, Skip, Tier
 
 STATE_VERSION = 2
 
+# [path, mtime_ns, size] entries of a scanned directory's watch list (see `quick.watch_list`).
+Watch = list[list[Any]]
+
 
 @dataclass
 class LoadedEntry:
@@ -29,7 +32,9 @@ class ChannelState:
     """Dedup state of one channel (main, or a sub-agent): loaded files and fully scanned directories."""
 
     loaded: dict[str, LoadedEntry] = field(default_factory=dict)  # path -> entry, in load order
-    scanned: set[str] = field(default_factory=set)  # real directories whose candidates are all resolved
+    # Real directories whose candidates are all resolved -> their watch list when they were: a file
+    # created there later changes a version in it, and the next touch looks again.
+    scanned: dict[str, Watch] = field(default_factory=dict)
     identities: set[tuple[int, int]] = field(default_factory=set)  # (device, inode) of loaded files
     by_directory: dict[str, list[str]] = field(default_factory=dict)  # chain directory -> loaded paths
     started: bool = False
@@ -83,7 +88,7 @@ def channels_to_json(channels: dict[str, ChannelState]) -> dict[str, Any]:
     return {
         name: {
             "started": state.started,
-            "scanned": sorted(state.scanned),
+            "scanned": {directory: state.scanned[directory] for directory in sorted(state.scanned)},
             "identities": sorted(state.identities),
             "loaded": [
                 [path, e.display, e.mtime_ns, e.size, e.reason, e.tier, e.directory]
@@ -105,7 +110,7 @@ def channels_from_json(
     for name, raw in raw_channels.items():
         state = ChannelState(
             started=bool(raw["started"]),
-            scanned={str(d) for d in raw["scanned"]},
+            scanned=_scanned_from_json(raw["scanned"]),
             identities={(int(dev), int(ino)) for dev, ino in raw["identities"]},
         )
         for path, display, mtime_ns, size, reason, tier, directory in raw["loaded"]:
@@ -119,3 +124,14 @@ def channels_from_json(
                 state.by_directory.setdefault(str(directory), []).append(str(path))
         restored[str(name)] = state
     return restored
+
+
+def _scanned_from_json(raw: Any) -> dict[str, Watch]:
+    if isinstance(raw, list):  # written before watch lists were kept: each directory is looked at again
+        return {str(directory): [[str(directory), -1, -1]] for directory in raw}
+    if not isinstance(raw, dict):
+        raise TypeError("scanned is neither a list nor an object")
+    return {
+        str(directory): [[str(path), int(mtime), int(size)] for path, mtime, size in watch]
+        for directory, watch in raw.items()
+    }
