@@ -215,6 +215,47 @@ def test_a_long_lived_session_compares_a_watch_list_at_most_once_a_second(
     assert names(s.discover("src/api/users.ts")) == [("src/api/CLAUDE.md", "nested_traversal")]
 
 
+@pytest.mark.usefixtures("spaced")
+def test_a_new_first_match_replaces_the_file_it_displaces(tmp_path: Path) -> None:
+    """Codex reads one file per directory: an AGENTS.override.md created mid-session takes the place
+    of the AGENTS.md there, as in a new session, instead of joining it."""
+    proj = settle(
+        write_tree(tmp_path / "proj", {"AGENTS.md": "root", "src/AGENTS.md": "SRC", "src/a.py": ""})
+    )
+    s = Session(Project(proj, "codex", managed_files=()), cwd=proj, use_git=False)
+    s.startup()
+    assert names(s.discover("src/a.py")) == [("src/AGENTS.md", "nested_traversal")]
+    (proj / "src/AGENTS.override.md").write_text("OVERRIDE")
+    step = s.discover("src/a.py")
+    assert names(step) == [("src/AGENTS.override.md", "nested_traversal")]
+    assert step.dropped == ("src/AGENTS.md",)
+    assert [f.display for f in s.blocks()] == ["AGENTS.md", "src/AGENTS.override.md"]
+
+
+@pytest.mark.usefixtures("spaced")
+def test_a_renamed_instruction_file_loads_under_its_new_name(tmp_path: Path) -> None:
+    """The file keeps its inode across a rename; the identity of the dropped name must not block it."""
+    proj = settle(
+        write_tree(tmp_path / "proj", {"CLAUDE.md": "root", "src/CLAUDE.md": "SRC", "src/a.py": ""})
+    )
+    s = session(proj)
+    s.startup()
+    s.discover("src/a.py")
+    (proj / "src/CLAUDE.md").rename(proj / "src/AGENTS.md")
+    step = s.discover("src/a.py")
+    assert step.dropped == ("src/CLAUDE.md",)
+    assert names(step) == [("src/AGENTS.md", "nested_traversal")]
+    assert [f.display for f in s.blocks()] == ["CLAUDE.md", "src/AGENTS.md"]
+
+
+def test_a_hard_link_to_a_loaded_file_still_loads_once(tmp_path: Path) -> None:
+    proj = write_tree(tmp_path / "proj", {"CLAUDE.md": "root", "src/a.py": ""})
+    os.link(proj / "CLAUDE.md", proj / "src/CLAUDE.md")
+    s = session(proj)
+    s.startup()
+    assert s.discover("src/a.py").loaded == ()
+
+
 def test_another_new_file_beside_a_loaded_rule_loads_nothing_twice(ui: Path) -> None:
     s = session(ui)
     s.discover("src/ui/Footer.tsx")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import time
 from pathlib import Path
 
 import pytest
@@ -126,3 +127,15 @@ def test_an_unloaded_rule_edited_in_place_defers_to_the_engine(tmp_path: Path) -
         assert [x.file.display for x in opened.session.discover("src/api/users.ts").loaded] == [
             ".claude/rules/docs.md"
         ]
+
+
+def test_a_directory_dated_in_the_future_is_trusted(tmp_path: Path) -> None:
+    """Clock skew or an unpacked archive can date a directory ahead; creating a file there sets its mtime
+    to now, which differs, so its listing need not be looked at on every touch."""
+    from jitctx.discovery.quick import watch_list
+
+    ahead = time.time_ns() + 3600 * 10**9
+    os.utime(tmp_path, ns=(ahead, ahead))
+    assert watch_list([str(tmp_path)]) == [[str(tmp_path), ahead, tmp_path.stat().st_size]]
+    os.utime(tmp_path, ns=(time.time_ns(), time.time_ns()))
+    assert watch_list([str(tmp_path)])[0][1:] == [-1, -1]  # just now: not trusted yet

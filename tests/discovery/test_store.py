@@ -167,3 +167,47 @@ def test_a_state_written_before_watch_lists_were_kept_looks_at_each_directory_ag
     raw["main"]["scanned"] = "not a listing"
     with pytest.raises(TypeError):
         channels_from_json(raw)
+
+
+@pytest.mark.parametrize(
+    "watch",
+    [
+        [["/etc", 1, 1]],  # a path that is not the directory's own
+        [],  # would mean "never look again"
+        [["PKG\u0000", 1, 1]],
+    ],
+)
+def test_a_tampered_watch_list_only_makes_the_directory_looked_at_again(
+    proj: Path, tmp_path: Path, watch: list[list[object]]
+) -> None:
+    settle(proj)
+    store = SessionStore(tmp_path / "state")
+    with store.open(Project(proj, managed_files=()), "s", use_git=False) as opened:
+        opened.session.startup()
+        opened.session.discover("pkg3/a.ts")
+    state_path = tmp_path / "state" / state_file_name("s")
+    data = json.loads(state_path.read_text())
+    pkg3 = str(proj / "pkg3")
+    data["channels"]["main"]["scanned"][pkg3] = [[e[0].replace("PKG", pkg3), *e[1:]] for e in watch]  # type: ignore[index]
+    data["channels"]["main"]["scanned"]["/elsewhere"] = [["/elsewhere", 1, 1]]
+    state_path.write_text(json.dumps(data))
+    write_tree(proj, {"pkg3/AGENTS.md": "NEW_IN_PKG3"})
+    with store.open(Project(proj, managed_files=()), "s", use_git=False) as opened:
+        assert "/elsewhere" not in opened.session.channels["main"].scanned
+        step = opened.session.discover("pkg3/a.ts")
+    assert [load.file.display for load in step.loaded] == ["pkg3/AGENTS.md"]
+
+
+@pytest.mark.parametrize("bad", [[["x", 1e400, 1]], [["x", "1", 1]], [[1, 1, 1]], "x"])
+def test_a_watch_list_of_the_wrong_shape_starts_a_new_session(
+    proj: Path, tmp_path: Path, bad: object
+) -> None:
+    store = SessionStore(tmp_path / "state")
+    with store.open(Project(proj, managed_files=()), "s", use_git=False) as opened:
+        opened.session.startup()
+    state_path = tmp_path / "state" / state_file_name("s")
+    data = json.loads(state_path.read_text())
+    data["channels"]["main"]["scanned"] = {str(proj): bad} if bad != "x" else bad
+    state_path.write_text(json.dumps(data))
+    with store.open(Project(proj, managed_files=()), "s", use_git=False) as opened:
+        assert any("malformed" in w for w in opened.warnings)

@@ -43,14 +43,15 @@ def file_version(path: str) -> list[int] | None:
     """[mtime_ns, size] of a file, None when it cannot be stat'ed: what the index records and compares."""
     try:
         info = os.stat(path)
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a NUL in a path from a tampered file
         return None
     return [info.st_mtime_ns, info.st_size]
 
 
 # File times come from a coarse clock (a few milliseconds; a second or two on some file systems), so a
 # file created in the same tick as a scan leaves its directory's mtime as the scan saw it. As git does with
-# racily clean entries, a listing that recent is not trusted: the next touch looks again.
+# racily clean entries, a listing that recent is not trusted: the next touch looks again. (A time further in
+# the future, from clock skew or an unpacked archive, is trusted: a creation would set it to now.)
 RACY_NS = 2_000_000_000
 
 
@@ -67,7 +68,7 @@ def watch_list(paths: list[str]) -> list[list[Any]]:
         version = file_version(path)
         if version is None:
             continue
-        if now - version[0] < RACY_NS:
+        if abs(now - version[0]) < RACY_NS:
             return [[path, -1, -1]]
         watch.append([path, *version])
     return watch
@@ -78,7 +79,7 @@ def unchanged(entries: list[list[Any]]) -> bool:
     for path, mtime, size in entries:
         try:
             info = os.stat(path)
-        except OSError:
+        except (OSError, ValueError):
             return False
         if info.st_mtime_ns != mtime or info.st_size != size:
             return False

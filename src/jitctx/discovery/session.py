@@ -163,11 +163,26 @@ class Session:
 
         try:
             self.channels = channels_from_json(channels, allowed) or {"main": ChannelState()}
-        except (KeyError, TypeError, ValueError):
+        except (KeyError, TypeError, ValueError, OverflowError):
             return ["session state is malformed; starting a new session"]
+        for state in self.channels.values():
+            self._check_watch_lists(state)
         if isinstance(scopes, dict):
             self.scope_cache = scopes
         return []
+
+    def _check_watch_lists(self, state: ChannelState) -> None:
+        """Watch lists from disk may name only a directory inside the project and its own listing paths;
+        any other is replaced by one that never matches, so that directory is simply looked at again."""
+        root = self.project.root
+        for directory, watch in list(state.scanned.items()):
+            if "\0" in directory or not is_inside(directory, root):
+                del state.scanned[directory]
+                continue
+            expected = self.project.listing_paths(directory)
+            paths = [entry[0] for entry in watch]
+            if not paths or paths[0] != directory or not set(paths) <= set(expected):
+                state.scanned[directory] = [[directory, -1, -1]]
 
     def quick_index(self, channel: str = "main") -> dict[str, object]:
         """What `jitctx.discovery.quick` needs to prove, without this engine, that a touch loads nothing."""
@@ -383,8 +398,15 @@ class Session:
     ) -> None:
         # Taken before the candidates are read: a file created meanwhile makes the next touch look again.
         watch = watch_list(self.project.listing_paths(directory))
+        candidates = self.project.dir_candidates(directory)
+        if self.project.profile.first_match_per_dir:
+            # One file per directory: one that a new first match (AGENTS.override.md) displaced leaves.
+            current = {candidate.path for candidate in candidates}
+            for path in list(state.by_directory.get(directory, ())):
+                if path not in current and state.loaded[path].tier == Tier.PROJECT.value:
+                    work.dropped.append(state.drop(path).display)
         complete = True
-        for candidate in self.project.dir_candidates(directory):
+        for candidate in candidates:
             if not self._resolve(candidate, state, work, reason, match):
                 complete = False
         if complete:

@@ -51,12 +51,14 @@ class ChannelState:
     def new_identity(self, path: str) -> tuple[int, int] | None:
         """The (device, inode) of `path` unless this channel holds that file already, under this name or
         another (case-insensitive disks, hard links); None for both that and a file that vanished."""
-        try:
-            info = os.stat(path)
-        except OSError:
+        identity = _identity(path)
+        if identity is None or identity not in self.identities:
+            return identity
+        # Held under another name, unless no loaded file has it any more: a dropped file's inode, which
+        # the file system reuses (a rename, or a new file after a deletion).
+        if any(held != path and _identity(held) == identity for held in self.loaded):
             return None
-        identity = (info.st_dev, info.st_ino)
-        return None if identity in self.identities else identity
+        return identity
 
     def drop(self, path: str) -> LoadedEntry:
         entry = self.loaded.pop(path)
@@ -64,6 +66,14 @@ class ChannelState:
         if entry.directory is not None and path in self.by_directory.get(entry.directory, []):
             self.by_directory[entry.directory].remove(path)
         return entry
+
+
+def _identity(path: str) -> tuple[int, int] | None:
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return (info.st_dev, info.st_ino)
 
 
 @dataclass
@@ -131,7 +141,12 @@ def _scanned_from_json(raw: Any) -> dict[str, Watch]:
         return {str(directory): [[str(directory), -1, -1]] for directory in raw}
     if not isinstance(raw, dict):
         raise TypeError("scanned is neither a list nor an object")
-    return {
-        str(directory): [[str(path), int(mtime), int(size)] for path, mtime, size in watch]
-        for directory, watch in raw.items()
-    }
+    scanned: dict[str, Watch] = {}
+    for directory, watch in raw.items():
+        entries = []
+        for path, mtime, size in watch:
+            if not (isinstance(path, str) and type(mtime) is int and type(size) is int):
+                raise TypeError("a watch entry is not [path, mtime_ns, size]")
+            entries.append([path, mtime, size])
+        scanned[str(directory)] = entries
+    return scanned
