@@ -104,3 +104,16 @@ def test_an_agents_md_created_in_a_warm_directory_reaches_the_agent(
     assert not try_quick("claude-code", raw, str(state))  # the listing changed: the engine looks
     code, answer, _ = run_hook_process("claude-code", read(project, "tools/gen.py"))
     assert code == 0 and "TOOLS_RULE" in json.dumps(answer)
+
+
+def test_the_agent_is_told_when_a_rule_it_holds_is_gone(
+    project: Path, hook_env: dict[str, str], run_hook_process: Any
+) -> None:
+    run_hook_process("claude-code", event(project, "SessionStart", source="startup"))
+    code, answer, _ = run_hook_process("claude-code", read(project, "src/api/users.ts"))
+    assert "src/api/AGENTS.md" in json.dumps(answer)
+    (project / "src/api/AGENTS.md").unlink()
+    code, answer, _ = run_hook_process("claude-code", read(project, "src/api/users.ts"))
+    context = answer["hookSpecificOutput"]["additionalContext"]
+    assert code == 0 and "src/api/AGENTS.md left this session" in context
+    assert "no longer apply" in context

@@ -90,3 +90,12 @@ def test_a_named_session_is_recorded(capsys: pytest.CaptureFixture[str], example
     assert main(["stats", "--json"]) == 0
     stats = json.loads(capsys.readouterr().out)
     assert stats["discoveries"] == 2 and stats["sessions"] == 1
+
+
+def test_a_deleted_file_is_shown_as_dropped(capsys: pytest.CaptureFixture[str], example_copy: Path) -> None:
+    root = str(example_copy)
+    touch(capsys, "--root", root, "--session", "d", "src/api/users.ts")
+    (example_copy / "src/api/AGENTS.md").unlink()
+    assert main(["touch", "--root", root, "--session", "d", "src/api/users.ts"]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if "src/api/AGENTS.md" in line)
+    assert "dropped" in row and "no longer apply" in row

@@ -265,6 +265,19 @@ def test_another_new_file_beside_a_loaded_rule_loads_nothing_twice(ui: Path) -> 
     assert [f.display for f in s.blocks()] == ["CLAUDE.md", "src/ui/CLAUDE.md"]
 
 
+def test_a_re_sent_scoped_rule_keeps_its_globs(tmp_path: Path) -> None:
+    proj = write_tree(
+        tmp_path / "proj",
+        {"CLAUDE.md": "root", ".claude/rules/py.md": '---\npaths: ["**/*.py"]\n---\nPY_V1\n', "a.py": ""},
+    )
+    s = session(proj)
+    s.startup()
+    assert [load.globs for load in s.discover("a.py").loaded] == [("**/*.py",)]
+    bump(proj / ".claude/rules/py.md", '---\npaths: ["**/*.py"]\n---\nPY_V2\n')
+    again = s.discover("a.py").loaded
+    assert [(load.file.text.strip(), load.globs) for load in again] == [("PY_V2", ("**/*.py",))]
+
+
 def test_deleted_rule_file_leaves_the_blocks(tmp_path: Path) -> None:
     proj = write_tree(tmp_path / "proj", {"src/CLAUDE.md": "GONE_SOON", "src/a.ts": ""})
     s = session(proj)
@@ -381,3 +394,8 @@ def test_compaction_text_is_not_sent_twice(tmp_path: Path, monkeypatch: pytest.M
         assert [x.file.text for x in opened.session.after_compaction()] == ["V2"]
     with store.open(Project(proj, managed_files=()), "s", use_git=False) as opened:
         assert opened.session.discover("src/a.tsx").loaded == ()
+
+
+def test_a_path_with_a_nul_character_is_a_miss_with_a_note(ui: Path) -> None:
+    step = session(ui).discover("src/ui/a\0b.tsx")
+    assert step.hit is False and step.note is not None and "NUL" in step.note

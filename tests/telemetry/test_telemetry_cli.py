@@ -304,3 +304,57 @@ def test_control_characters_in_names_are_not_sent_to_the_terminal(
         code, out, _ = run(capsys, *command, "--state-dir", str(tmp_path))
         assert code == 0 and "\x1b" not in out and "\x07" not in out
         assert "\\x1b]0;pwned\\x07CLAUDE\\x0a.md" in out
+
+
+@pytest.mark.parametrize("command", ["log", "stats"])
+def test_a_state_dir_that_is_a_file_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    state = tmp_path / "state"
+    state.write_text("x")
+    assert main([command, "--state-dir", str(state)]) == 2
+    assert "is not a directory" in capsys.readouterr().err
+
+
+def test_a_session_that_matches_nothing_is_said(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    state = tmp_path / "state"
+    (state / "events").mkdir(parents=True)
+    record = {
+        "v": 1,
+        "kind": "discovery",
+        "ts": "2026-08-08T00:00:00.000Z",
+        "session_id": "abc",
+        "loaded": [],
+    }
+    (state / "events" / "2026-08-08.jsonl").write_text(json.dumps(record) + "\n")
+    for command in ("log", "stats"):
+        assert main([command, "--state-dir", str(state), "--session", "zzz"]) == 0
+        assert "no session id starts with 'zzz'" in capsys.readouterr().err
+        assert main([command, "--state-dir", str(state), "--session", "ab"]) == 0
+        assert "no session id starts" not in capsys.readouterr().err
+
+
+def test_an_empty_since_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["stats", "--state-dir", str(tmp_path), "--since", " "]) == 2
+    assert "--since is empty" in capsys.readouterr().err
+
+
+def test_html_needs_a_file_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["stats", "--state-dir", str(tmp_path), "--html", "-"]) == 2
+    assert "--html takes the name of the file" in capsys.readouterr().err
+    assert not (Path.cwd() / "-").exists()
+
+
+@pytest.mark.parametrize(
+    ("number", "noun", "shown"),
+    [
+        (1, "file", "1 file"),
+        (0, "file", "0 files"),
+        (1204, "discovery", "1,204 discoveries"),
+        (1, "hit", "1 hit"),
+    ],
+)
+def test_counts_read_as_english(number: int, noun: str, shown: str) -> None:
+    from jitctx.cli.common import count
+
+    assert count(number, noun) == shown

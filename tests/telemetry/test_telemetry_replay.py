@@ -386,6 +386,38 @@ def test_cli_record_feeds_stats(
     )  # the transcript's times
 
 
+def test_cli_record_twice_records_the_session_once(
+    example_copy: Path, transcript: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = tmp_path / "state"
+    argv = ["replay", "--record", "--state-dir", str(state), "--root", str(example_copy), str(transcript)]
+    assert main(argv) == 0
+    assert main(argv) == 0
+    assert "is in the log already; not recorded again" in capsys.readouterr().err
+    assert main(["stats", "--json", "--state-dir", str(state)]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert (stats["sessions"], stats["discoveries"]) == (1, 12)
+
+
+def test_cli_record_into_a_state_dir_that_is_a_file_is_an_error(
+    example_copy: Path, transcript: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = tmp_path / "state"
+    state.write_text("not a directory")
+    argv = ["replay", "--record", "--state-dir", str(state), "--root", str(example_copy), str(transcript)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "is not a directory" in err and "recorded in" not in err
+    assert state.read_text() == "not a directory"
+
+
+def test_cli_warns_when_the_recorded_cwd_is_not_here(
+    example_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["replay", "--root", str(example_copy), str(FIXTURE)]) == 0
+    assert f"add --from-root {PLACEHOLDER}" in capsys.readouterr().err
+
+
 def test_rebase_moves_only_paths_under_the_old_root() -> None:
     from jitctx.cli.cmd_replay import rebase
 

@@ -14,13 +14,13 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from jitctx.adapters.context import CONTEXT_LIMIT, fit_context, mentions
+from jitctx.adapters.context import CONTEXT_LIMIT, dropped_notes, fit_with_notes, mentions
 from jitctx.discovery.boundary import find_root
 from jitctx.model import Discovery, Load, Startup
 
@@ -182,7 +182,7 @@ class Engine:
             sent = context.outgoing(step.loaded, tool or "")
             context.log_discovery(session, step, sent, channel)
             loads.extend(sent)
-        return answer(event, context.fit(loads))
+        return answer(event, context.fit(loads, dropped_notes(step.dropped)))
 
     def _record_host_load(self, payload: Mapping[str, Any]) -> None:
         """Claude Code's own load, into the same event log (a sub-agent's when `agent_id` is set)."""
@@ -263,8 +263,8 @@ class _Context:
         self.log_startup(session, sent, signals=startup.signals, startup=startup)
         return sent
 
-    def fit(self, loads: list[Load]) -> str:
-        return fit_context(loads, self.engine.env.limit).text
+    def fit(self, loads: list[Load], notes: Sequence[str] = ()) -> str:
+        return fit_with_notes(loads, notes, self.engine.env.limit)
 
     # -- telemetry: what jitctx sent; what the host loaded itself arrives through InstructionsLoaded ------
 

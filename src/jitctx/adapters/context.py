@@ -89,6 +89,26 @@ def fit_context(loads: Sequence[Load], limit: int = CONTEXT_LIMIT) -> Fitted:
     )
 
 
+def dropped_notes(dropped: Sequence[str]) -> list[str]:
+    """What the agent is told of instruction files it holds that left the session (deleted, moved,
+    unreadable, or replaced by another file): their text in its context no longer applies."""
+    return [
+        f"note: {path} left this session (deleted, moved, unreadable or replaced); "
+        "its instructions no longer apply"
+        for path in dropped
+    ]
+
+
+def fit_with_notes(loads: Sequence[Load], notes: Sequence[str], limit: int = CONTEXT_LIMIT) -> str:
+    """`fit_context` of the loads, then the notes, within `limit` characters in all."""
+    tail = "\n\n".join(notes)
+    if not tail:
+        return fit_context(loads, limit).text
+    head = fit_context(loads, max(0, limit - len(tail) - 2)).text
+    text = f"{head}\n\n{tail}" if head else tail
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 # -- @path mentions in a prompt -------------------------------------------------------------------------
 
 _CODE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]*`", re.DOTALL)

@@ -279,6 +279,7 @@ def _guarded(work: Callable[[], ToolAnswer]) -> ToolAnswer:
 
 
 def _context_text(loads: list[Load], touched: list[dict[str, Any]], dropped: list[str]) -> str:
+    from jitctx.adapters.context import dropped_notes
     from jitctx.assemble.render import render_block
 
     names = ", ".join(entry["path"] for entry in touched)
@@ -288,7 +289,7 @@ def _context_text(loads: list[Load], touched: list[dict[str, Any]], dropped: lis
     else:
         lines = [f"jitctx: no new instruction files for {names} (nothing applies that this session lacks)"]
     lines += [f"note: {entry['path']}: {entry['note']}" for entry in touched if "note" in entry]
-    lines += [f"note: {path} was deleted; its instructions no longer apply" for path in dropped]
+    lines += dropped_notes(dropped)
     return "\n\n".join(lines)
 
 

@@ -11,8 +11,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from jitctx.cli.common import add_json, print_json, table, warn
-from jitctx.cli.state import add_state_dir, events_dir
+from jitctx.cli.common import add_json, count, print_json, table, warn
+from jitctx.cli.state import add_state_dir, readable_events_dir
 from jitctx.errors import UsageError
 
 HELP = """\
@@ -43,6 +43,8 @@ def add_filters(parser: argparse.ArgumentParser) -> None:
 def since_of(args: argparse.Namespace) -> datetime | None:
     from jitctx.telemetry.store import parse_since
 
+    if args.since is not None and not args.since.strip():
+        raise UsageError("--since is empty; give a date (2026-08-08) or an age (30m, 24h, 7d, 2w)")
     return parse_since(args.since, datetime.now(UTC)) if args.since else None
 
 
@@ -56,7 +58,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    directory = events_dir(args)
+    directory = readable_events_dir(args)
     if args.clear:
         return _clear(args, directory)
     if args.yes:
@@ -84,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
             print_json({"events_dir": str(directory), "window": window, "loads": loads, **seen.totals()})
         else:
             _print_timeline(loads, seen, window)
-    report_skips(report, directory, seen.records > 0)
+    report_skips(report, directory, seen.records > 0, args.session)
     return 0
 
 
@@ -243,8 +245,8 @@ def _print_timeline(loads: list[dict[str, Any]], seen: Seen, window: dict[str, A
     totals = seen.totals()
     print()
     print(
-        f"{len(loads)} loads; {totals['discoveries']} discoveries ({totals['hits']} hits) in "
-        f"{totals['sessions']} sessions"
+        f"{count(len(loads), 'load')}; {count(totals['discoveries'], 'discovery')} "
+        f"({count(totals['hits'], 'hit')}) in {count(totals['sessions'], 'session')}"
     )
 
 
@@ -275,7 +277,7 @@ def window_line(window: dict[str, Any]) -> str:
         span = "no records"
     else:
         span = f"{clock(window['first_ts'])} to {clock(window['last_ts'])} UTC"
-    parts = [f"window  {span}", f"{window['files']} files, {window['lines']:,} lines"]
+    parts = [f"window  {span}", f"{count(window['files'], 'file')}, {count(window['lines'], 'line')}"]
     if window.get("since"):
         parts.append(f"since {clock(window['since'])}")
     if window.get("session"):
@@ -283,7 +285,9 @@ def window_line(window: dict[str, Any]) -> str:
     return "; ".join(parts)
 
 
-def report_skips(report: Any, directory: Path, found: bool) -> None:
+def report_skips(report: Any, directory: Path, found: bool, session: str | None = None) -> None:
+    if session and not found and report.records + report.filtered > 0:
+        warn(f"no session id starts with {session!r} in this window")
     if report.corrupt:
         where = ", ".join(report.corrupt_at)
         warn(f"skipped {report.corrupt} unreadable lines in {directory} (first: {where})")
@@ -320,12 +324,17 @@ def _clear(args: argparse.Namespace, directory: Path) -> int:
     if not args.yes:
         if not sys.stdin.isatty():
             print(
-                f"jitctx: error: --clear would delete {len(files)} event files in {directory}; "
+                f"jitctx: error: --clear would delete {count(len(files), 'event file')} in {directory}; "
                 "add --yes to confirm when not at a terminal",
                 file=sys.stderr,
             )
             return 2
-        print(f"delete {len(files)} event files in {directory}? [y/N] ", end="", file=sys.stderr, flush=True)
+        print(
+            f"delete {count(len(files), 'event file')} in {directory}? [y/N] ",
+            end="",
+            file=sys.stderr,
+            flush=True,
+        )
         answer = sys.stdin.readline().strip().lower()
         if answer not in ("y", "yes"):
             print("nothing deleted", file=sys.stderr)
@@ -334,5 +343,5 @@ def _clear(args: argparse.Namespace, directory: Path) -> int:
     if args.json:
         print_json({"events_dir": str(directory), "cleared_files": removed, "cleared_bytes": size})
     else:
-        print(f"deleted {removed} event files ({size:,} bytes) from {directory}", file=sys.stderr)
+        print(f"deleted {count(removed, 'event file')} ({size:,} bytes) from {directory}", file=sys.stderr)
     return 0

@@ -9,7 +9,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from jitctx.cli.common import add_agent, add_json, find_root, print_json, table, warn
-from jitctx.cli.state import add_state_dir, events_dir
+from jitctx.cli.state import add_state_dir, writable_events_dir
 from jitctx.errors import JitctxError, UsageError
 
 if TYPE_CHECKING:
@@ -78,16 +78,31 @@ def run(args: argparse.Namespace) -> int:
     if args.record:
         from jitctx.telemetry.store import EventStore
 
-        store = EventStore(events_dir(args), warn=warn)
+        store = EventStore(writable_events_dir(args), warn=warn)
     reports: list[Replay] = []
     errors: list[dict[str, str]] = []
+    recorded = 0
     for path in args.transcripts:
         try:
             transcript = read_transcript(path)
             project = _project(args, transcript)
             if args.from_root:
                 transcript = rebase(transcript, args.from_root, project.root)
-            observe = _recorder(store, transcript) if store is not None else None
+            elif args.root is not None and transcript.cwd and not os.path.isdir(transcript.cwd):
+                warn(
+                    f"{path}: recorded in {transcript.cwd}, which is not here; its absolute paths miss "
+                    f"the project: add --from-root {transcript.cwd}"
+                )
+            observe = None
+            if store is not None:
+                if _already_recorded(store, transcript):
+                    warn(
+                        f"{path}: session replay:{transcript.session_id} is in the log already; "
+                        "not recorded again"
+                    )
+                else:
+                    observe = _recorder(store, transcript)
+                    recorded += 1
             reports.append(replay(transcript, project, observe=observe))
         except JitctxError as exc:  # this transcript cannot be replayed; the others still are
             print(f"jitctx: error: {exc}", file=sys.stderr)
@@ -103,8 +118,10 @@ def run(args: argparse.Namespace) -> int:
             warn(f"{report.transcript.path}: {_malformed(report.transcript)}")
         for message in report.warnings:
             warn(message)
-    if store is not None and reports:
-        print(f"jitctx: replayed sessions recorded in {store.directory}", file=sys.stderr)
+    if store is not None and recorded:
+        if store.dropped:
+            raise UsageError(f"{store.dropped} replayed events could not be recorded in {store.directory}")
+        print(f"jitctx: {recorded} replayed session(s) recorded in {store.directory}", file=sys.stderr)
     return 2 if errors else 0
 
 
@@ -140,6 +157,32 @@ def rebase(transcript: Transcript, old_root: str, new_root: str) -> Transcript:
         for turn in transcript.turns
     )
     return replace(transcript, cwd=swap(transcript.cwd), turns=turns)
+
+
+def _already_recorded(store: EventStore, transcript: Transcript) -> bool:
+    """Whether the log holds records of this transcript's replay session (replaying with --record twice
+    would count it twice). Only the day files its turns fall on are read."""
+    from jitctx.telemetry.events import format_ts, parse_ts
+    from jitctx.telemetry.store import ReadReport, Span, make_filter, read_span
+
+    session_id = f"replay:{transcript.session_id}"
+    days: set[str | None] = set()
+    for turn in transcript.turns:
+        try:
+            days.add(format_ts(parse_ts(turn.timestamp))[:10] if turn.timestamp else None)
+        except ValueError:
+            days.add(None)  # recorded at the time of the replay, as `_recorder` does
+    keep = make_filter(session=session_id)
+    for day in days:
+        path = store.directory / f"{day}.jsonl" if day else store.path_for({})
+        try:
+            size = path.stat().st_size
+        except OSError:
+            continue
+        records = read_span(Span(str(path), 0, size), keep, ReadReport())
+        if any(record["session_id"] == session_id for record in records):
+            return True
+    return False
 
 
 def _recorder(store: EventStore, transcript: Transcript) -> Observer:

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from jitctx.cli.cmd_log import add_filters, printable, report_skips, shown_path, since_of, window_line
-from jitctx.cli.common import add_json, print_json, table, warn
-from jitctx.cli.state import events_dir
+from jitctx.cli.common import add_json, count, print_json, table, warn
+from jitctx.cli.state import readable_events_dir
 from jitctx.errors import UsageError
 
 if TYPE_CHECKING:
@@ -50,7 +50,9 @@ def run(args: argparse.Namespace) -> int:
 
     if args.workers is not None and args.workers < 1:
         raise UsageError("--workers must be at least 1")
-    directory = events_dir(args)
+    if args.html is not None and args.html.strip() in ("", "-"):
+        raise UsageError("--html takes the name of the file to write the page to, e.g. --html stats.html")
+    directory = readable_events_dir(args)
     stats = stats_from_log(directory, since=since_of(args), session=args.session, workers=args.workers)
     if args.html:
         _write_html(stats, Path(args.html))
@@ -58,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         print_json({"events_dir": str(directory), **stats.to_json()})
     else:
         _print(stats, by_file=args.by_file)
-    report_skips(_Report(stats), directory, stats.window.records > 0)
+    report_skips(_Report(stats), directory, stats.window.records > 0, args.session)
     if stats.window.invalid:
         warn(f"{stats.window.invalid} records had fields of the wrong type and were left out")
     return 0
@@ -74,6 +76,8 @@ class _Report:
         self.corrupt_at = window.corrupt_at
         self.unknown_version = window.unknown_version
         self.unknown_kind = window.unknown_kind
+        self.records = window.records
+        self.filtered = window.filtered
 
 
 def _write_html(stats: Stats, path: Path) -> None:
@@ -117,7 +121,7 @@ def _print(stats: Stats, *, by_file: bool) -> None:
         [
             "cumulative bytes P95 / MAX",
             f"{human_bytes(cum.p95)} / {human_bytes(cum.max)}" if cum else "n/a",
-            f"over {cum.n:,} sessions" if cum else "",
+            f"over {count(cum.n, 'session')}" if cum else "",
         ],
         ["discovery latency P50 / MAX", f"{lat.p50:g} ms / {lat.max:g} ms" if lat else "n/a", ""],
     ]
@@ -159,8 +163,9 @@ def _print(stats: Stats, *, by_file: bool) -> None:
     else:
         top = stats.by_file[0]
         print(
-            f"most bytes carried: {_file(top.file)} ({human_bytes(top.bytes)} over {top.loads:,} loads in "
-            f"{top.sessions:,} sessions); --by-file for all {len(stats.by_file):,} files"
+            f"most bytes carried: {_file(top.file)} ({human_bytes(top.bytes)} over "
+            f"{count(top.loads, 'load')} in {count(top.sessions, 'session')}); "
+            f"--by-file for all {count(len(stats.by_file), 'file')}"
         )
 
 

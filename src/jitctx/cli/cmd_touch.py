@@ -133,6 +133,8 @@ def run(args: argparse.Namespace) -> int:
                     step.note or "" if index == 0 else "",
                 ]
             )
+        for path in step.dropped:
+            rows.append(["", path, "dropped", "", "", "left the session: its instructions no longer apply"])
     print(table(["touched", "loaded", "reason", "bytes", "ms", "note"], rows, right=(3, 4)))
     problems = {
         f"{x.path}: {x.why}" for step in steps for x in step.skipped if not x.why.startswith("scope ")

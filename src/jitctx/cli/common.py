@@ -126,6 +126,13 @@ def warn(message: str) -> None:
     print(f"jitctx: warning: {message}", file=sys.stderr)
 
 
+def count(number: int, noun: str) -> str:
+    """'1 file', '2 files', '1,204 discoveries'."""
+    if number == 1:
+        return f"1 {noun}"
+    return f"{number:,} {noun[:-1] + 'ies' if noun.endswith('y') else noun + 's'}"
+
+
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]], *, right: Sequence[int] = ()) -> str:
     """An aligned plain-text table; columns listed in `right` are right-aligned (numbers)."""
     cells = [[str(h) for h in headers], *[[str(c) for c in row] for row in rows]]

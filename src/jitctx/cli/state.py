@@ -49,3 +49,29 @@ def state_dir(args: argparse.Namespace) -> Path:
 
 def events_dir(args: argparse.Namespace) -> Path:
     return state_dir(args) / "events"
+
+
+def readable_events_dir(args: argparse.Namespace) -> Path:
+    """The event log's directory for reading; a state dir or events dir that is not a directory is a
+    usage error (rather than an empty log)."""
+    from jitctx.errors import UsageError
+
+    directory = events_dir(args)
+    for path in (directory.parent, directory):
+        if path.exists() and not path.is_dir():
+            raise UsageError(f"{path} is not a directory; --state-dir names a directory holding events/")
+    return directory
+
+
+def writable_events_dir(args: argparse.Namespace) -> Path:
+    """The event log's directory, created if need be; a usage error when it cannot be."""
+    from jitctx.errors import UsageError
+
+    directory = readable_events_dir(args)
+    try:
+        directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+    except OSError as exc:
+        raise UsageError(f"cannot create the event log directory {directory}: {exc.strerror}") from exc
+    if not os.access(directory, os.W_OK):
+        raise UsageError(f"the event log directory {directory} is not writable")
+    return directory

@@ -255,6 +255,8 @@ class Session:
         note: str | None = None
         if not self.project.config.jit_context:
             note = "runtime discovery is off (jitContext = false)"
+        elif "\0" in path:
+            note = f"{path!r} is not a path (it holds a NUL character)"
         else:
             note = self._discover_path(path, state, work)
         return Discovery(
@@ -430,7 +432,8 @@ class Session:
         file = outcome.file
         entry.mtime_ns, entry.size = file.mtime_ns, file.size
         state.blocks[path] = file  # replaces the old text in place: never both versions
-        work.loads.append(Load(file, LoadReason(entry.reason), trigger=trigger))
+        globs = file.scope.patterns if file.scope is not None else ()
+        work.loads.append(Load(file, LoadReason(entry.reason), trigger=trigger, globs=globs))
         include_imports(self.project, file, state, work)
 
     def _resolve(
