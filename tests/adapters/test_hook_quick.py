@@ -117,3 +117,23 @@ def test_the_agent_is_told_when_a_rule_it_holds_is_gone(
     context = answer["hookSpecificOutput"]["additionalContext"]
     assert code == 0 and "src/api/AGENTS.md left this session" in context
     assert "no longer apply" in context
+
+
+def test_both_lanes_record_what_the_context_carries_as_a_session_counts_it(
+    project: Path, hook_env: dict[str, str], run_hook_process: Any
+) -> None:
+    """Bodies without frontmatter, as `touch`, `replay` and the library count them."""
+    from jitctx.discovery.session import Session
+    from jitctx.project import Project
+    from jitctx.telemetry.events import held_bytes
+
+    state = Path(hook_env["JITCTX_STATE_DIR"])
+    run_hook_process("claude-code", event(project, "SessionStart", source="startup"))
+    run_hook_process("claude-code", read(project, "src/ui/Footer.tsx"))  # the engine
+    run_hook_process("claude-code", read(project, "src/ui/Footer.tsx"))  # the quick lane
+    engine, quick = [r for r in records(state) if r["kind"] == "discovery"][-2:]
+    session = Session(Project(project, home=hook_env["JITCTX_HOME"]), cwd=project, use_git=False)
+    session.startup()
+    session.discover("src/ui/Footer.tsx")
+    expected = held_bytes(session.blocks())
+    assert engine["cumulative_bytes"] == quick["cumulative_bytes"] == expected

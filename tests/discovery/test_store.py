@@ -211,3 +211,17 @@ def test_a_watch_list_of_the_wrong_shape_starts_a_new_session(
     state_path.write_text(json.dumps(data))
     with store.open(Project(proj, managed_files=()), "s", use_git=False) as opened:
         assert any("malformed" in w for w in opened.warnings)
+
+
+def test_a_state_without_body_sizes_still_resumes(proj: Path, tmp_path: Path) -> None:
+    store = SessionStore(tmp_path / "state")
+    with store.open(Project(proj, managed_files=()), "s", use_git=False) as opened:
+        opened.session.startup()
+    state_path = tmp_path / "state" / state_file_name("s")
+    data = json.loads(state_path.read_text())
+    for row in data["channels"]["main"]["loaded"]:
+        row.pop()  # as written before body sizes were kept
+    state_path.write_text(json.dumps(data))
+    with store.open(Project(proj, managed_files=()), "s", use_git=False) as opened:
+        entry = opened.session.channels["main"].loaded[str(proj / "CLAUDE.md")]
+        assert opened.warnings == [] and entry.body_bytes == -1 and entry.carried == entry.size

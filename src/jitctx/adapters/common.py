@@ -289,14 +289,13 @@ class _Context:
 
     @staticmethod
     def _held_bytes(session: Session, channel: str) -> int:
-        """What the channel carries. Texts not read in this process count by their size on disk, since
-        reading them (and parsing their frontmatter) on every tool call would cost more than the figure
-        is worth; telemetry.held_bytes(session.blocks()) is the exact, slower form."""
+        """What the channel carries: the body sizes the session recorded when it loaded each file (the
+        same figure as telemetry.held_bytes(session.blocks()), without reading the texts again)."""
         state = session.channels.get(channel)
         if state is None:
             return 0
         blocks = state.blocks
-        return sum(blocks[p].body_bytes if p in blocks else e.size for p, e in state.loaded.items())
+        return sum(blocks[p].body_bytes if p in blocks else e.carried for p, e in state.loaded.items())
 
     def _cwd_shown(self) -> str:
         from jitctx.discovery.boundary import is_inside, relative_posix

@@ -51,6 +51,7 @@ def include_imports(project: Project, file: InstructionFile, state: ChannelState
             LoadReason.INCLUDE.value,
             tier.value,
             directory,
+            included.body_bytes,
         )
         state.add(result.path, entry, identity, included)
         work.loads.append(Load(included, LoadReason.INCLUDE, trigger=file.display, parent=result.parent))

@@ -60,5 +60,5 @@ def build_quick_index(session: Session, channel: str = "main") -> dict[str, obje
             for directory, watch in state.scanned.items()
         },
         "rules": rules,
-        "held_bytes": sum(entry.size for entry in state.loaded.values()),
+        "held_bytes": sum(entry.carried for entry in state.loaded.values()),
     }

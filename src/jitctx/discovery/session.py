@@ -94,6 +94,7 @@ class Session:
                     state.blocks[path] = outcome.file
                     # What is handed out now is the version the session holds from here on.
                     entry.mtime_ns, entry.size = outcome.file.mtime_ns, outcome.file.size
+                    entry.body_bytes = outcome.file.body_bytes
         return [state.blocks[path] for path in state.loaded if path in state.blocks]
 
     def after_compaction(
@@ -430,7 +431,7 @@ class Session:
             work.dropped.append(entry.display)
             return
         file = outcome.file
-        entry.mtime_ns, entry.size = file.mtime_ns, file.size
+        entry.mtime_ns, entry.size, entry.body_bytes = file.mtime_ns, file.size, file.body_bytes
         state.blocks[path] = file  # replaces the old text in place: never both versions
         globs = file.scope.patterns if file.scope is not None else ()
         work.loads.append(Load(file, LoadReason(entry.reason), trigger=trigger, globs=globs))
@@ -483,7 +484,13 @@ class Session:
         if identity is None:
             return
         entry = LoadedEntry(
-            file.display, file.mtime_ns, file.size, reason.value, file.tier.value, candidate.directory
+            file.display,
+            file.mtime_ns,
+            file.size,
+            reason.value,
+            file.tier.value,
+            candidate.directory,
+            file.body_bytes,
         )
         state.add(candidate.path, entry, identity, file)
         if file.body_bytes > self.project.max_bytes:

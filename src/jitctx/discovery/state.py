@@ -25,6 +25,12 @@ class LoadedEntry:
     reason: str
     tier: str
     directory: str | None  # the chain directory it was found on; None for rules-folder and user files
+    body_bytes: int = -1  # what its text weighs in the context (without frontmatter); -1: not known
+
+    @property
+    def carried(self) -> int:
+        """Bytes this file adds to the context: its body, or its size on disk when that is not known."""
+        return self.body_bytes if self.body_bytes >= 0 else self.size
 
 
 @dataclass
@@ -101,7 +107,7 @@ def channels_to_json(channels: dict[str, ChannelState]) -> dict[str, Any]:
             "scanned": {directory: state.scanned[directory] for directory in sorted(state.scanned)},
             "identities": sorted(state.identities),
             "loaded": [
-                [path, e.display, e.mtime_ns, e.size, e.reason, e.tier, e.directory]
+                [path, e.display, e.mtime_ns, e.size, e.reason, e.tier, e.directory, e.body_bytes]
                 for path, e in state.loaded.items()
             ],
         }
@@ -123,11 +129,20 @@ def channels_from_json(
             scanned=_scanned_from_json(raw["scanned"]),
             identities={(int(dev), int(ino)) for dev, ino in raw["identities"]},
         )
-        for path, display, mtime_ns, size, reason, tier, directory in raw["loaded"]:
+        for path, display, mtime_ns, size, reason, tier, directory, *rest in raw["loaded"]:
             if not allowed(str(path), str(tier)):
                 continue
+            body = rest[0] if rest else -1  # states written before body sizes were kept have none
+            if type(body) is not int:
+                raise TypeError("body_bytes is not an integer")
             entry = LoadedEntry(
-                str(display), int(mtime_ns), int(size), LoadReason(reason).value, Tier(tier).value, directory
+                str(display),
+                int(mtime_ns),
+                int(size),
+                LoadReason(reason).value,
+                Tier(tier).value,
+                directory,
+                body,
             )
             state.loaded[str(path)] = entry
             if directory is not None:
