@@ -76,6 +76,7 @@ class Load:
     trigger: str | None = None  # the signal or touched path that caused it
     globs: tuple[str, ...] = ()
     parent: str | None = None  # for `include`: the importing file's display path
+    updated: bool = False  # a new version of a file sent before: its text replaces the earlier one
 
 
 @dataclass(frozen=True)

@@ -91,10 +91,11 @@ class Answers:
     @classmethod
     def sent(cls, answer: dict[str, Any]) -> list[str]:
         """Display paths of the blocks in an answer, in order."""
+        heads = ("Contents of ", "Updated contents of ")
         return [
-            line[len("Contents of ") :].split(" (", 1)[0]
+            line.split(" of ", 1)[1].split(" (", 1)[0]
             for line in cls.context(answer).splitlines()
-            if line.startswith("Contents of ")
+            if line.startswith(heads)
         ]
 
 

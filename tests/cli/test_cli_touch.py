@@ -99,3 +99,12 @@ def test_a_deleted_file_is_shown_as_dropped(capsys: pytest.CaptureFixture[str], 
     assert main(["touch", "--root", root, "--session", "d", "src/api/users.ts"]) == 0
     row = next(line for line in capsys.readouterr().out.splitlines() if "src/api/AGENTS.md" in line)
     assert "dropped" in row and "no longer apply" in row
+
+
+def test_an_edited_file_is_shown_as_updated(capsys: pytest.CaptureFixture[str], example_copy: Path) -> None:
+    root = str(example_copy)
+    touch(capsys, "--root", root, "--session", "u", "src/api/users.ts")
+    rule = example_copy / "src/api/AGENTS.md"
+    rule.write_text(rule.read_text() + "\nOne more rule.\n")
+    step = touch(capsys, "--root", root, "--session", "u", "src/api/users.ts")["steps"][0]
+    assert [(x["path"], x["updated"]) for x in step["loaded"]] == [("src/api/AGENTS.md", True)]

@@ -272,10 +272,12 @@ def test_a_re_sent_scoped_rule_keeps_its_globs(tmp_path: Path) -> None:
     )
     s = session(proj)
     s.startup()
-    assert [load.globs for load in s.discover("a.py").loaded] == [("**/*.py",)]
+    assert [(load.globs, load.updated) for load in s.discover("a.py").loaded] == [(("**/*.py",), False)]
     bump(proj / ".claude/rules/py.md", '---\npaths: ["**/*.py"]\n---\nPY_V2\n')
     again = s.discover("a.py").loaded
-    assert [(load.file.text.strip(), load.globs) for load in again] == [("PY_V2", ("**/*.py",))]
+    assert [(load.file.text.strip(), load.globs, load.updated) for load in again] == [
+        ("PY_V2", ("**/*.py",), True)
+    ]
 
 
 def test_deleted_rule_file_leaves_the_blocks(tmp_path: Path) -> None:

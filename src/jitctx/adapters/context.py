@@ -39,7 +39,11 @@ def why(load: Load) -> str:
 
 def render_block(load: Load) -> str:
     """One file as a block: a header naming its root-relative path and why it loaded, then its text."""
-    return f"Contents of {load.file.display} ({why(load)}):\n\n{load.file.text.strip()}"
+    if load.updated:
+        header = f"Updated contents of {load.file.display} (replacing its earlier text; {why(load)})"
+    else:
+        header = f"Contents of {load.file.display} ({why(load)})"
+    return f"{header}:\n\n{load.file.text.strip()}"
 
 
 class Fitted(NamedTuple):

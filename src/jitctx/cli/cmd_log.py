@@ -185,7 +185,8 @@ def timeline(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     "ts": record["ts"],
                     "session_id": record["session_id"],
                     "channel": record.get("channel", "main"),
-                    "reason": str(item.get("load_reason") or "?"),
+                    "reason": str(item.get("load_reason") or "?")
+                    + (" (updated)" if item.get("updated") is True else ""),
                     "file": shown_path(file_path, root),
                     "file_path": file_path,
                     "memory_type": item.get("memory_type"),

@@ -81,7 +81,12 @@ def step_json(step: Discovery) -> dict[str, Any]:
         "trigger": step.trigger,
         "hit": step.hit,
         "loaded": [
-            {"path": load.file.display, "reason": load.reason.value, "bytes": load.file.body_bytes}
+            {
+                "path": load.file.display,
+                "reason": load.reason.value,
+                "bytes": load.file.body_bytes,
+                "updated": load.updated,
+            }
             for load in step.loaded
         ],
         "scope_skipped": step.scope_skipped,
@@ -127,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
                 [
                     step.trigger if index == 0 else "",
                     load.file.display,
-                    load.reason.value,
+                    load.reason.value + (" (updated)" if load.updated else ""),
                     load.file.body_bytes,
                     f"{step.elapsed_ms:.2f}" if index == 0 else "",
                     step.note or "" if index == 0 else "",

@@ -434,7 +434,7 @@ class Session:
         entry.mtime_ns, entry.size, entry.body_bytes = file.mtime_ns, file.size, file.body_bytes
         state.blocks[path] = file  # replaces the old text in place: never both versions
         globs = file.scope.patterns if file.scope is not None else ()
-        work.loads.append(Load(file, LoadReason(entry.reason), trigger=trigger, globs=globs))
+        work.loads.append(Load(file, LoadReason(entry.reason), trigger=trigger, globs=globs, updated=True))
         include_imports(self.project, file, state, work)
 
     def _resolve(

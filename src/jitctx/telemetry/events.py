@@ -98,6 +98,8 @@ def load_item(load: Load, *, record_trigger: str | None = None, base: str | None
             item["trigger_file_path"] = trigger
     if load.parent is not None:
         item["parent_file_path"] = load.parent
+    if load.updated:
+        item["updated"] = True  # a new version of a file the agent was sent before
     return item
 
 
