@@ -263,8 +263,13 @@ def test_every_record_becomes_one_whole_line(extra: dict[str, Any], loads: int, 
     ("line", "problem"),
     [
         ('{"v":1,"kind":"discovery","ts":"2026-08-08T00:00:00.000Z","session_id":"s"}', None),
-        ('{"v":1,"kind":"startup","ts":"t","session_id":"s"}', None),
-        ('{"v":1,"kind":"load","ts":"t","session_id":"s"}', None),
+        ('{"v":1,"kind":"startup","ts":"2026-08-08T00:00:00.000Z","session_id":"s"}', None),
+        ('{"v":1,"kind":"load","ts":"2026-08-08T00:00:00.000Z","session_id":"s"}', None),
+        ('{"v":1,"kind":"load","ts":"not a time","session_id":"s"}', "corrupt"),  # filters could not order it
+        (
+            '{"v":1,"kind":"load","ts":"2026-08-08T00:00:00Z","session_id":"s"}',
+            "corrupt",
+        ),  # not the stored form
         ('{"v":2,"kind":"discovery","ts":"t","session_id":"s"}', "version"),
         ('{"v":1,"kind":"heartbeat","ts":"t","session_id":"s"}', "kind"),
         ('{"v":true,"kind":"discovery","ts":"t","session_id":"s"}', "corrupt"),

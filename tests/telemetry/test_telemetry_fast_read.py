@@ -107,6 +107,8 @@ def line(draw: st.DrawFn) -> bytes:
         digits = draw(st.sampled_from([19, 21, 4301]))  # past int64; past Python's str->int limit
         field = draw(st.sampled_from(["x", "scope_skipped", "elapsed_ms"]))
         text = text[:-1] + f',"{field}":' + "9" * digits + "}"
+    elif damage == 17:
+        text = text.replace('"ts":"2026', '"ts":"x2026', 1)  # not the stored form of a time
     data = text.encode("utf-8", "surrogatepass")
     if damage == 12:
         data = data.replace(b"s-", b"s\xff-", 1)  # not UTF-8, in a field both readers decode

@@ -197,7 +197,7 @@ def test_filters(tmp_path: Path) -> None:
 
 
 def test_raw_keeps_the_stored_line(tmp_path: Path) -> None:
-    line = '{"v": 1, "kind": "startup", "ts": "2026-08-08T00:00:00Z", "session_id": "x", "extra": "é"}'
+    line = '{"v": 1, "kind": "startup", "ts": "2026-08-08T00:00:00.000Z", "session_id": "x", "extra": "é"}'
     write_lines(tmp_path / "mine.jsonl", [line])
     assert [raw for raw, _ in read_raw(tmp_path)] == [line]
 

@@ -317,6 +317,12 @@ def record_problem(value: Any) -> str | None:
         return "version"
     if value.get("kind") not in KINDS:
         return "kind"
-    if not isinstance(value.get("ts"), str) or not isinstance(value.get("session_id"), str):
+    if not is_stored_ts(value.get("ts")) or not isinstance(value.get("session_id"), str):
         return "corrupt"
     return None
+
+
+def is_stored_ts(ts: Any) -> bool:
+    """Whether `ts` has the one form records are written with (`format_ts`): filters compare these as
+    strings, so a time in any other form would sort wrongly and is not a record's time."""
+    return ts.__class__ is str and len(ts) == 24 and ts[10] == "T" and ts[23] == "Z" and ts[4] == "-"

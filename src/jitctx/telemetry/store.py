@@ -29,6 +29,7 @@ from jitctx.telemetry.events import (
     Event,
     encode_event,
     format_ts,
+    is_stored_ts,
     parse_ts,
     record_problem,
     scan_once,
@@ -305,7 +306,7 @@ def read_block(
                     and record.get("v") == SCHEMA_VERSION
                     and record.get("v").__class__ is int
                     and record.get("kind") in KINDS
-                    and record.get("ts").__class__ is str
+                    and is_stored_ts(record.get("ts"))
                     and record.get("session_id").__class__ is str
                     else record_problem(record)
                 )
