@@ -12,6 +12,7 @@ msgspec is imported only here, when `stats` reads a log; without it `scan` uses 
 
 from __future__ import annotations
 
+import gc
 import os
 from typing import Annotated, Literal
 
@@ -63,10 +64,18 @@ def scan_spans_fast(spans: list[Span], keep: Filter) -> tuple[StatsAccumulator, 
     """What `scan.scan_spans` gives for `spans`, read faster."""
     accumulator = StatsAccumulator()
     report = ReadReport()
-    for span in spans:
-        name = os.path.basename(span.path)
-        for block, offset in span_blocks(span, report):
-            _scan_block(block, name, offset, keep, report, accumulator)
+    # The scan allocates millions of short-lived tuples and no reference cycles: the cyclic collector,
+    # which those allocations keep waking, would only cost time (about a tenth of it).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        for span in spans:
+            name = os.path.basename(span.path)
+            for block, offset in span_blocks(span, report):
+                _scan_block(block, name, offset, keep, report, accumulator)
+    finally:
+        if collecting:
+            gc.enable()
     return accumulator, report
 
 
