@@ -95,34 +95,33 @@ def _scan_block(
     for line in lines:
         start = position
         position += len(line) + 1
-        # json's scanner, which the exact reader uses, refuses a leading space where msgspec skips it.
-        if line[:1] == b"{":
-            try:
-                record = decode(line)
-            except (msgspec.DecodeError, RecursionError):  # ValidationError is a DecodeError
-                pass
-            else:
-                # msgspec reads no NaN and no float out of range (json does; such a latency is invalid).
-                ts = record.ts
-                if ts[10] == "T" and ts[23] == "Z" and ts[4] == "-":
-                    fast += 1
-                    if no_filter or accepts(ts, record.session_id):
-                        records += 1
-                        append(
-                            (
-                                ts,
-                                record.session_id,
-                                record.channel == "main",
-                                record.cumulative_bytes,
-                                record.elapsed_ms,
-                                record.scope_skipped,
-                                record.rules_scanned,
-                                record.hit is True,
-                            )
+        try:
+            record = decode(line)
+        except (msgspec.DecodeError, RecursionError):  # ValidationError is a DecodeError
+            pass
+        else:
+            # json's scanner, which the exact reader uses, refuses a leading space where msgspec skips it;
+            # msgspec reads no NaN and no float out of range (json does; such a latency is invalid).
+            ts = record.ts
+            if line[0] == 123 and ts[10] == "T" and ts[23] == "Z" and ts[4] == "-":  # 123: "{"
+                fast += 1
+                if no_filter or accepts(ts, record.session_id):
+                    records += 1
+                    append(
+                        (
+                            ts,
+                            record.session_id,
+                            record.channel == "main",
+                            record.cumulative_bytes,
+                            record.elapsed_ms,
+                            record.scope_skipped,
+                            record.rules_scanned,
+                            record.hit is True,
                         )
-                    else:
-                        filtered += 1
-                    continue
+                    )
+                else:
+                    filtered += 1
+                continue
         # Any other line: the exact reader, after the rows before it, so that the log's order is kept.
         if rows:
             accumulator.add_misses(rows)
