@@ -358,3 +358,27 @@ def test_counts_read_as_english(number: int, noun: str, shown: str) -> None:
     from jitctx.cli.common import count
 
     assert count(number, noun) == shown
+
+
+def test_a_whole_session_id_wins_over_longer_ids_it_begins(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = tmp_path / "state"
+    (state / "events").mkdir(parents=True)
+    lines = []
+    for sid, count in (("r", 2), ("replay:t-1", 3)):
+        for n in range(count):
+            record = {"v": 1, "kind": "discovery", "ts": f"2026-08-08T00:00:0{n}.000Z", "session_id": sid}
+            lines.append(json.dumps(record | {"loaded": []}))
+    (state / "events" / "2026-08-08.jsonl").write_text("\n".join(lines) + "\n")
+
+    def figures(session: str) -> tuple[int, int, int]:
+        assert main(["stats", "--json", "--state-dir", str(state), "--session", session]) == 0
+        stats = json.loads(capsys.readouterr().out)
+        assert main(["log", "--raw", "--json", "--state-dir", str(state), "--session", session]) == 0
+        raw = json.loads(capsys.readouterr().out)
+        return stats["sessions"], stats["discoveries"], len(raw["records"])
+
+    assert figures("r") == (1, 2, 2)  # the session called "r", not every id starting with r
+    assert figures("re") == (1, 3, 3)
+    assert figures("replay:t-1") == (1, 3, 3)

@@ -36,7 +36,11 @@ def add_filters(parser: argparse.ArgumentParser) -> None:
         metavar="T",
         help="only records at or after T: a date or date-time (UTC), or an age like 30m, 24h, 7d, 2w",
     )
-    parser.add_argument("--session", metavar="ID", help="only this session (an id or its first characters)")
+    parser.add_argument(
+        "--session",
+        metavar="ID",
+        help="only this session: its id, or the first characters of its id (a whole id wins over longer ids)",
+    )
     add_state_dir(parser)
 
 
@@ -68,17 +72,19 @@ def run(args: argparse.Namespace) -> int:
     report = ReadReport()
     since = since_of(args)
     seen = Seen()
+    exact = False
+    if args.session:
+        from jitctx.telemetry.store import prefers_exact, sessions_matching
+
+        exact = prefers_exact(args.session, sessions_matching(directory, since, args.session))
     if args.raw:
-        _print_raw(directory, since, args, report, seen)
+        _print_raw(directory, since, args, report, seen, exact)
     else:
         # Only the records that loaded something are kept: a long log is nearly all misses.
         from jitctx.telemetry.store import read_records
 
-        with_loads = [
-            r
-            for r in seen.all(read_records(directory, since=since, session=args.session, report=report))
-            if _loads_something(r)
-        ]
+        records = read_records(directory, since=since, session=args.session, exact=exact, report=report)
+        with_loads = [r for r in seen.all(records) if _loads_something(r)]
         with_loads.sort(key=lambda record: record["ts"])  # concurrent writers land a few ms out of order
         loads = timeline(with_loads)
         window = window_json(seen, report, since, args.session)
@@ -123,14 +129,14 @@ def _loads_something(record: dict[str, Any]) -> bool:
 
 
 def _print_raw(
-    directory: Path, since: datetime | None, args: argparse.Namespace, report: Any, seen: Seen
+    directory: Path, since: datetime | None, args: argparse.Namespace, report: Any, seen: Seen, exact: bool
 ) -> None:
     """The stored lines in the order stored; with --json, one document streamed record by record."""
     import json
 
     from jitctx.telemetry.store import read_raw
 
-    pairs = read_raw(directory, since=since, session=args.session, report=report)
+    pairs = read_raw(directory, since=since, session=args.session, exact=exact, report=report)
     if not args.json:
         for line, _ in seen_pairs(pairs, seen):
             sys.stdout.write(line + "\n")

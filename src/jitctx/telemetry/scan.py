@@ -19,7 +19,16 @@ from datetime import datetime
 from pathlib import Path
 
 from jitctx.telemetry.stats import Stats, StatsAccumulator
-from jitctx.telemetry.store import Filter, ReadReport, Span, event_files, make_filter, plan_spans, read_span
+from jitctx.telemetry.store import (
+    Filter,
+    ReadReport,
+    Span,
+    event_files,
+    make_filter,
+    plan_spans,
+    prefers_exact,
+    read_span,
+)
 
 # Below this many bytes starting processes costs more than it saves.
 PARALLEL_MIN_BYTES = 16 * 1024 * 1024
@@ -43,10 +52,22 @@ def stats_from_log(
     since: datetime | None = None,
     session: str | None = None,
     workers: int | None = None,
+    exact: bool = False,
 ) -> Stats:
     """Statistics of the records in `directory`; `workers` processes (default: one per CPU) when the
-    log is larger than PARALLEL_MIN_BYTES."""
-    keep = make_filter(since, session)
+    log is larger than PARALLEL_MIN_BYTES. `session`: an id or its first characters (see
+    `store.prefers_exact`; `exact`: a whole id only)."""
+    keep = make_filter(since, session, exact=exact)
+    accumulator, report = _scan_log(directory, keep, since, workers)
+    if not exact and prefers_exact(session, accumulator.sessions):
+        keep = make_filter(since, session, exact=True)
+        accumulator, report = _scan_log(directory, keep, since, workers)
+    return accumulator.result(report, keep)
+
+
+def _scan_log(
+    directory: str | os.PathLike[str], keep: Filter, since: datetime | None, workers: int | None
+) -> tuple[StatsAccumulator, ReadReport]:
     files = event_files(directory, since)
     total = sum(_size(path) for path in files)
     parts = workers if workers is not None else (os.cpu_count() or 1)
@@ -63,7 +84,7 @@ def stats_from_log(
     for later, later_report in results[1:]:
         accumulator.merge(later)
         report.merge(later_report)
-    return accumulator.result(report, keep)
+    return accumulator, report
 
 
 def scanner() -> Scanner:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import re
 import warnings
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -159,15 +159,30 @@ class Span(NamedTuple):
 class Filter(NamedTuple):
     since: str | None = None  # a `ts` string: records at or after it
     session: str | None = None  # a session id or its first characters
+    exact: bool = False  # `session` is a whole id, not the first characters of one
 
     def accepts(self, ts: str, session_id: str) -> bool:
         if self.since is not None and ts < self.since:
             return False
-        return self.session is None or session_id.startswith(self.session)
+        if self.session is None:
+            return True
+        return session_id == self.session if self.exact else session_id.startswith(self.session)
 
 
-def make_filter(since: datetime | None = None, session: str | None = None) -> Filter:
-    return Filter(format_ts(since) if since is not None else None, session or None)
+def make_filter(since: datetime | None = None, session: str | None = None, *, exact: bool = False) -> Filter:
+    return Filter(format_ts(since) if since is not None else None, session or None, exact)
+
+
+def prefers_exact(session: str | None, matched: Iterable[str]) -> bool:
+    """`--session ID` names a session by its id or its first characters; when ID is a whole id and also
+    the first characters of others (`r` and `replay:...`), it means the one with that very id."""
+    ids = set(matched)
+    return session is not None and session in ids and len(ids) > 1
+
+
+def sessions_matching(directory: str | os.PathLike[str], since: datetime | None, session: str) -> set[str]:
+    """The ids of the sessions whose id starts with `session` (one pass over the log)."""
+    return {record["session_id"] for record in read_records(directory, since=since, session=session)}
 
 
 def event_files(directory: str | os.PathLike[str], since: datetime | None = None) -> list[Path]:
@@ -340,10 +355,11 @@ def read_records(
     *,
     since: datetime | None = None,
     session: str | None = None,
+    exact: bool = False,
     report: ReadReport | None = None,
 ) -> Iterator[Event]:
     """Every readable record in the log, oldest file first, in the order written."""
-    keep = make_filter(since, session)
+    keep = make_filter(since, session, exact=exact)
     report = report if report is not None else ReadReport()
     for path in event_files(directory, since):
         yield from read_span(Span(str(path), 0, _size(path)), keep, report)
@@ -354,10 +370,11 @@ def read_raw(
     *,
     since: datetime | None = None,
     session: str | None = None,
+    exact: bool = False,
     report: ReadReport | None = None,
 ) -> Iterator[tuple[str, Event]]:
     """Like `read_records`, with each record's stored line."""
-    keep = make_filter(since, session)
+    keep = make_filter(since, session, exact=exact)
     report = report if report is not None else ReadReport()
     for path in event_files(directory, since):
         yield from read_span(Span(str(path), 0, _size(path)), keep, report, raw=True)
