@@ -137,3 +137,11 @@ def test_both_lanes_record_what_the_context_carries_as_a_session_counts_it(
     session.discover("src/ui/Footer.tsx")
     expected = held_bytes(session.blocks())
     assert engine["cumulative_bytes"] == quick["cumulative_bytes"] == expected
+
+
+def test_many_files_gone_at_once_are_counted_not_listed() -> None:
+    from jitctx.adapters.context import dropped_notes, fit_with_notes
+
+    notes = dropped_notes([f"pkg{n}/AGENTS.md" for n in range(120)])
+    assert len(notes) == 11 and "110 more instruction files left this session" in notes[-1]
+    assert len(fit_with_notes([], notes, 10_000)) < 2_000

@@ -216,7 +216,10 @@ def test_edits_of_a_rule_are_sent_again(project: Path, call_hook: Any, answers: 
     os.utime(agents, ns=(stat.st_atime_ns, stat.st_mtime_ns + 5_000_000_000))
     again = call_hook("claude-code", write, use_git=False)
     assert answers.sent(again) == ["pkg0/AGENTS.md"]
-    assert "Updated contents of pkg0/AGENTS.md (replacing its earlier text" in answers.context(again)
+    assert (
+        "Updated contents of pkg0/AGENTS.md (it changed; this replaces its earlier text)"
+        in answers.context(again)
+    )
     assert "revised" in answers.context(again)
 
 

@@ -401,3 +401,13 @@ def test_compaction_text_is_not_sent_twice(tmp_path: Path, monkeypatch: pytest.M
 def test_a_path_with_a_nul_character_is_a_miss_with_a_note(ui: Path) -> None:
     step = session(ui).discover("src/ui/a\0b.tsx")
     assert step.hit is False and step.note is not None and "NUL" in step.note
+
+
+def test_a_file_gone_before_compaction_leaves_the_session_quietly(ui: Path) -> None:
+    s = session(ui)
+    s.startup()
+    s.discover("src/ui/Footer.tsx")
+    (ui / "src/ui/CLAUDE.md").unlink()
+    resent = [load.file.display for load in s.after_compaction(host_reloads=lambda file: False)]
+    assert resent == ["CLAUDE.md"]
+    assert s.discover("src/ui/Footer.tsx").dropped == ()  # the agent no longer holds it anyway

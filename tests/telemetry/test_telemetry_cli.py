@@ -136,8 +136,8 @@ def test_log_reports_corrupt_lines(capsys: pytest.CaptureFixture[str], state: Pa
         handle.write('{"v":1,"kind":"disc\n{"v":7,"kind":"discovery","ts":"x","session_id":"s"}\n')
     code, out, err = run(capsys, "log")
     assert code == 0 and "4 loads" in out
-    assert "skipped 1 unreadable lines" in err and "2026-08-08.jsonl@" in err
-    assert "skipped 1 records of a newer schema version" in err
+    assert "skipped 1 unreadable line in" in err and "2026-08-08.jsonl@" in err
+    assert "skipped 1 record of a newer schema version" in err
 
 
 def test_log_clear_refuses_without_a_terminal(

@@ -290,3 +290,12 @@ def test_parse_line_rejects(line: str) -> None:
 
 def test_parse_line_allows_trailing_space() -> None:
     assert parse_line('{"v":1}  \r') == {"v": 1}
+
+
+def test_times_far_from_now_keep_their_stored_form() -> None:
+    from jitctx.telemetry.events import is_stored_ts
+
+    early = format_ts(datetime(1, 1, 1, tzinfo=UTC))
+    assert early == "0001-01-01T00:00:00.000Z" and is_stored_ts(early)
+    with pytest.raises(ValueError, match="outside the calendar"):
+        parse_ts("9999-12-31T23:59:59-01:00")

@@ -20,6 +20,7 @@ from jitctx.model import Load, LoadReason
 
 CONTEXT_LIMIT = 10_000
 _MAX_LISTED = 40  # files named one by one in the "not included" note; the rest are counted
+_MAX_DROPPED = 10  # files named one by one as gone; the rest are counted
 
 
 def why(load: Load) -> str:
@@ -40,7 +41,7 @@ def why(load: Load) -> str:
 def render_block(load: Load) -> str:
     """One file as a block: a header naming its root-relative path and why it loaded, then its text."""
     if load.updated:
-        header = f"Updated contents of {load.file.display} (replacing its earlier text; {why(load)})"
+        header = f"Updated contents of {load.file.display} (it changed; this replaces its earlier text)"
     else:
         header = f"Contents of {load.file.display} ({why(load)})"
     return f"{header}:\n\n{load.file.text.strip()}"
@@ -96,11 +97,15 @@ def fit_context(loads: Sequence[Load], limit: int = CONTEXT_LIMIT) -> Fitted:
 def dropped_notes(dropped: Sequence[str]) -> list[str]:
     """What the agent is told of instruction files it holds that left the session (deleted, moved,
     unreadable, or replaced by another file): their text in its context no longer applies."""
-    return [
+    notes = [
         f"note: {path} left this session (deleted, moved, unreadable or replaced); "
         "its instructions no longer apply"
-        for path in dropped
+        for path in dropped[:_MAX_DROPPED]
     ]
+    if len(dropped) > _MAX_DROPPED:
+        rest = len(dropped) - _MAX_DROPPED
+        notes.append(f"note: {rest} more instruction files left this session; theirs no longer apply either")
+    return notes
 
 
 def fit_with_notes(loads: Sequence[Load], notes: Sequence[str], limit: int = CONTEXT_LIMIT) -> str:

@@ -297,13 +297,14 @@ def report_skips(report: Any, directory: Path, found: bool, session: str | None 
         warn(f"no session id starts with {session!r} in this window")
     if report.corrupt:
         where = ", ".join(report.corrupt_at)
-        warn(f"skipped {report.corrupt} unreadable lines in {directory} (first: {where})")
+        warn(f"skipped {count(report.corrupt, 'unreadable line')} in {directory} (first: {where})")
     if report.unknown_version:
         warn(
-            f"skipped {report.unknown_version} records of a newer schema version; upgrade jitctx to read them"
+            f"skipped {count(report.unknown_version, 'record')} of a newer schema version; "
+            "upgrade jitctx to read them"
         )
     if report.unknown_kind:
-        warn(f"skipped {report.unknown_kind} records of an unknown kind")
+        warn(f"skipped {count(report.unknown_kind, 'record')} of an unknown kind")
     if not found and report.files == 0:
         print(
             f"jitctx: no events recorded in {directory} yet; 'jitctx install claude-code' records them",

@@ -8,7 +8,7 @@ import re
 import sys
 from typing import TYPE_CHECKING, Any
 
-from jitctx.cli.common import add_agent, add_json, find_root, print_json, table, warn
+from jitctx.cli.common import add_agent, add_json, count, find_root, print_json, table, warn
 from jitctx.cli.state import add_state_dir, writable_events_dir
 from jitctx.errors import JitctxError, UsageError
 
@@ -120,8 +120,10 @@ def run(args: argparse.Namespace) -> int:
             warn(message)
     if store is not None and recorded:
         if store.dropped:
-            raise UsageError(f"{store.dropped} replayed events could not be recorded in {store.directory}")
-        print(f"jitctx: {recorded} replayed session(s) recorded in {store.directory}", file=sys.stderr)
+            raise UsageError(
+                f"{count(store.dropped, 'replayed event')} could not be recorded in {store.directory}"
+            )
+        print(f"jitctx: {count(recorded, 'replayed session')} recorded in {store.directory}", file=sys.stderr)
     return 2 if errors else 0
 
 
@@ -160,29 +162,27 @@ def rebase(transcript: Transcript, old_root: str, new_root: str) -> Transcript:
 
 
 def _already_recorded(store: EventStore, transcript: Transcript) -> bool:
-    """Whether the log holds records of this transcript's replay session (replaying with --record twice
-    would count it twice). Only the day files its turns fall on are read."""
+    """Whether the log holds this transcript's replay already (recording twice would count it twice):
+    a startup record of its session id at the time of its first turn. A transcript without times is
+    recorded at the time of each replay, so it is never taken for one recorded before."""
     from jitctx.telemetry.events import format_ts, parse_ts
     from jitctx.telemetry.store import ReadReport, Span, make_filter, read_span
 
+    first = next((turn.timestamp for turn in transcript.turns if turn.timestamp), None)
+    try:
+        stamp = format_ts(parse_ts(first)) if first else None
+    except ValueError:
+        stamp = None
+    if stamp is None:
+        return False
     session_id = f"replay:{transcript.session_id}"
-    days: set[str | None] = set()
-    for turn in transcript.turns:
-        try:
-            days.add(format_ts(parse_ts(turn.timestamp))[:10] if turn.timestamp else None)
-        except ValueError:
-            days.add(None)  # recorded at the time of the replay, as `_recorder` does
-    keep = make_filter(session=session_id)
-    for day in days:
-        path = store.directory / f"{day}.jsonl" if day else store.path_for({})
-        try:
-            size = path.stat().st_size
-        except OSError:
-            continue
-        records = read_span(Span(str(path), 0, size), keep, ReadReport())
-        if any(record["session_id"] == session_id for record in records):
-            return True
-    return False
+    path = store.directory / f"{stamp[:10]}.jsonl"
+    try:
+        size = path.stat().st_size
+    except OSError:
+        return False
+    records = read_span(Span(str(path), 0, size), make_filter(session=session_id, exact=True), ReadReport())
+    return any(record["kind"] == "startup" and record["ts"] == stamp for record in records)
 
 
 def _recorder(store: EventStore, transcript: Transcript) -> Observer:

@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         _print(stats, by_file=args.by_file)
     report_skips(_Report(stats), directory, stats.window.records > 0, args.session)
     if stats.window.invalid:
-        warn(f"{stats.window.invalid} records had fields of the wrong type and were left out")
+        warn(f"{count(stats.window.invalid, 'record')} had fields of the wrong type and were left out")
     return 0
 
 
@@ -110,12 +110,12 @@ def _print(stats: Stats, *, by_file: bool) -> None:
         [
             "mean bytes per load",
             human_bytes(stats.mean_bytes_per_load) if stats.mean_bytes_per_load is not None else "n/a",
-            f"{stats.jit_loads:,} JIT loads; {stats.loads:,} loads in all",
+            f"{count(stats.jit_loads, 'JIT load')}; {count(stats.loads, 'load')} in all",
         ],
         [
             "waste rate",
             _percent(stats.waste_rate),
-            f"{stats.scope_skipped:,} scope skips / {stats.rules_scanned:,} rules scanned",
+            f"{count(stats.scope_skipped, 'scope skip')} / {count(stats.rules_scanned, 'rule')} scanned",
         ],
         ["cumulative bytes P50", human_bytes(cum.p50) if cum else "n/a", "per session"],
         [

@@ -130,7 +130,13 @@ def count(number: int, noun: str) -> str:
     """'1 file', '2 files', '1,204 discoveries'."""
     if number == 1:
         return f"1 {noun}"
-    return f"{number:,} {noun[:-1] + 'ies' if noun.endswith('y') else noun + 's'}"
+    if noun.endswith("y") and noun[-2:-1] not in ("a", "e", "i", "o", "u"):
+        plural = noun[:-1] + "ies"
+    elif noun.endswith(("s", "x", "ch", "sh")):
+        plural = noun + "es"
+    else:
+        plural = noun + "s"
+    return f"{number:,} {plural}"
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]], *, right: Sequence[int] = ()) -> str:

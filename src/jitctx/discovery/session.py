@@ -119,9 +119,14 @@ class Session:
                     entry.reason == LoadReason.SESSION_START.value and os.path.basename(file.path) in native
                 )
 
+        # A file that is gone is not sent again; after compaction the agent does not hold it either, so it
+        # leaves the session now (no later "left this session" note about it).
+        for path in [path for path in state.loaded if not os.path.exists(path)]:
+            state.drop(path)
+        held = self.blocks(channel)
         resend: list[Load] = []
         reloaded = False
-        for file in self.blocks(channel):
+        for file in held:
             entry = state.loaded[file.path]
             if entry.reason != LoadReason.INCLUDE.value:
                 reloaded = host_reloads(file)

@@ -133,8 +133,9 @@ def channels_from_json(
             if not allowed(str(path), str(tier)):
                 continue
             body = rest[0] if rest else -1  # states written before body sizes were kept have none
-            if type(body) is not int:
-                raise TypeError("body_bytes is not an integer")
+            # A body re-encoded as UTF-8 can outgrow the file (one byte of cp1252 is up to three).
+            if type(body) is not int or not -1 <= body <= 4 * int(size) + 64:
+                raise TypeError("body_bytes is not a size this file could have")
             entry = LoadedEntry(
                 str(display),
                 int(mtime_ns),

@@ -86,7 +86,7 @@ def _load(path: Path, warnings: list[str]) -> dict[str, object] | None:
         return None
     try:
         data = json.loads(raw)
-    except json.JSONDecodeError:
+    except ValueError:  # JSONDecodeError, and integers longer than Python converts
         warnings.append(f"{path}: session state is not valid JSON; starting a new session")
         return None
     if not isinstance(data, dict):

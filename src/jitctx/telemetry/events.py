@@ -57,13 +57,21 @@ def format_ts(moment: datetime) -> str:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     moment = moment.astimezone(UTC)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+    # Not strftime's %Y, which leaves years before 1000 unpadded on some platforms.
+    return (
+        f"{moment.year:04d}-{moment.month:02d}-{moment.day:02d}T"
+        f"{moment.hour:02d}:{moment.minute:02d}:{moment.second:02d}.{moment.microsecond // 1000:03d}Z"
+    )
 
 
 def parse_ts(text: str) -> datetime:
-    """Read a stored `ts` (ours or any ISO-8601 form); ValueError when it is not one."""
+    """Read a stored `ts` (ours or any ISO-8601 form); ValueError when it is not one (or is one that
+    falls outside the calendar in UTC, like 9999-12-31T23:59-01:00)."""
     moment = datetime.fromisoformat(text.replace("Z", "+00:00") if text.endswith("Z") else text)
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    try:
+        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    except OverflowError:
+        raise ValueError(f"{text!r} falls outside the calendar in UTC") from None
 
 
 def _now(ts: datetime | None) -> str:

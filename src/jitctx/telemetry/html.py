@@ -60,6 +60,16 @@ def human_bytes(value: float) -> str:
     raise AssertionError("unreachable")
 
 
+def _all_times(s: SessionSeries) -> bool:
+    """Whether every time of a series reads as a date (a record can hold 2026-99-99 in the stored shape)."""
+    try:
+        for ts in [*(ts for ts, _ in s.points), s.last_ts]:
+            parse_ts(ts)
+    except ValueError:
+        return False
+    return True
+
+
 def _clock(ts: str | None) -> str:
     return (ts or "")[:19].replace("T", " ")
 
@@ -126,7 +136,9 @@ def _ticks(low: float, high: float, count: int = 5) -> list[float]:
 
 def plot(stats: Stats) -> str:
     """Cumulative bytes per session over time, as step lines (a value holds until the next load)."""
-    series = sorted(stats.series, key=lambda s: -max(v for _, v in s.points))[:DRAWN]
+    series = sorted((s for s in stats.series if _all_times(s)), key=lambda s: -max(v for _, v in s.points))[
+        :DRAWN
+    ]
     if not series:
         return '<p class="note">No session recorded cumulative bytes in this window.</p>'
     times = [parse_ts(ts) for s in series for ts, _ in s.points] + [parse_ts(s.last_ts) for s in series]
