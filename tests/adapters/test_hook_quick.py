@@ -52,7 +52,7 @@ def test_warm_read_is_answered_quickly_and_recorded(
     assert (code, answer) == (0, {})
     quick_miss = records(state)[-1]
     assert quick_miss["kind"] == "discovery" and quick_miss["hit"] is False
-    assert set(quick_miss) >= set(engine_miss) - {"note", "dropped"}
+    assert set(quick_miss) >= set(engine_miss) - {"note", "dropped", "host_loaded"}
     assert quick_miss["trigger_file_path"] == str(project / "src/api/users.ts")
 
 
@@ -145,3 +145,18 @@ def test_many_files_gone_at_once_are_counted_not_listed() -> None:
     notes = dropped_notes([f"pkg{n}/AGENTS.md" for n in range(120)])
     assert len(notes) == 11 and "110 more instruction files left this session" in notes[-1]
     assert len(fit_with_notes([], notes, 10_000)) < 2_000
+
+
+def test_a_touch_the_host_served_itself_is_a_hit_without_bytes_sent(
+    project: Path, hook_env: dict[str, str], run_hook_process: Any
+) -> None:
+    """After a Read, Claude Code loads nested CLAUDE.md files and scoped rules by itself: jitctx sends
+    nothing, and records the hit with what the host loaded, so the hit rate counts it."""
+    state = Path(hook_env["JITCTX_STATE_DIR"])
+    run_hook_process("claude-code", event(project, "SessionStart", source="startup"))
+    code, answer, _ = run_hook_process("claude-code", read(project, "src/ui/Footer.tsx"))
+    assert code == 0 and "components.md" not in json.dumps(answer)
+    record = [r for r in records(state) if r["kind"] == "discovery"][-1]
+    assert record["hit"] is True
+    assert str(project / ".claude/rules/components.md") in record["host_loaded"]
+    assert all("components.md" not in item["file_path"] for item in record["loaded"])

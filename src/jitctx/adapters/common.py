@@ -308,11 +308,18 @@ class _Context:
     def log_discovery(self, session: Session, step: Discovery, sent: list[Load], channel: str) -> None:
         from jitctx.telemetry.events import event_from_discovery
 
+        # A hit is a touch that brought instruction files, whoever delivered them: `loaded` lists what
+        # jitctx sent, `host_loaded` what the host loaded itself (its bytes arrive in its own `load`
+        # records through InstructionsLoaded), so the hit rate does not depend on who did the work.
         record = event_from_discovery(
-            replace(step, loaded=tuple(sent), hit=bool(sent)),
+            replace(step, loaded=tuple(sent), hit=bool(step.loaded)),
             session_id=self.session_id,
             root=self.project.root,
             cumulative_bytes=self._held_bytes(session, channel),
             cwd=self.cwd,
         )
+        sent_paths = {load.file.path for load in sent}
+        native = [load.file.path for load in step.loaded if load.file.path not in sent_paths]
+        if native:
+            record["host_loaded"] = native
         self._append(record)

@@ -19,9 +19,10 @@ if TYPE_CHECKING:
 
 HELP = """\
 How to read the figures:
-  hit rate             discoveries that loaded something / every discovery. Low is normal: most
-                       files live in folders without rules. A drop to 0 means the boundary or the
-                       trigger is broken.
+  hit rate             discoveries that loaded something / every discovery (a file Claude Code
+                       loaded by itself after a Read counts too). Low is normal: most files live
+                       in folders without rules. A drop to 0 means the boundary or the trigger is
+                       broken.
   waste rate           scope skips / rules scanned: scope checks that found nothing to load.
   cumulative bytes     per session, the most its context carried; P50/P95/MAX over sessions.
   predate the log      sessions known only from Claude Code's own load records, without jitctx's

@@ -11,7 +11,8 @@ Every record is one JSON object on one line, with these fields in this order:
 
 `kind: "discovery"`, one per JIT discovery, hit or miss: misses are the hit rate's denominator.
     hit, elapsed_ms, scope_skipped, rules_scanned, cumulative_bytes (what the channel carries after this
-    discovery), trigger_file_path (absolute), loaded[]; optional note, dropped[] (files whose block left).
+    discovery), trigger_file_path (absolute), loaded[]; optional note, dropped[] (files whose block left),
+    host_loaded[] (files the host loaded by itself for this touch, sent by nobody: the record is a hit).
 `kind: "startup"`, one per session start: cwd, agent, signals[], skipped (count), elapsed_ms,
     cumulative_bytes, loaded[].
 `kind: "load"`, one per load the *host* reported (Claude Code's own InstructionsLoaded hook, `source:

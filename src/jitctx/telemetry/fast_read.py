@@ -54,6 +54,7 @@ class _Miss(msgspec.Struct, forbid_unknown_fields=True):
     loaded: Annotated[list[int], msgspec.Meta(max_length=0)] = []
     note: str | None = None
     dropped: list[str] | None = None
+    host_loaded: list[str] | None = None  # a hit the host served itself (see adapters.common)
     truncated: dict[str, int] | None = None
 
 

@@ -5,7 +5,8 @@ builds in memory). Underneath, a `StatsAccumulator` takes records one by one and
 accumulator, so a large log can be read by several processes (see `telemetry.scan`).
 
 Definitions (they decide what the numbers mean, so they are fixed here):
-- hit rate = discoveries that loaded something / every discovery record (misses are the denominator);
+- hit rate = discoveries that loaded something / every discovery record (misses are the denominator); a
+  hook's record says hit also when the host loaded the files itself (`host_loaded`, nothing sent);
 - mean bytes per load = what one JIT injection weighs: bytes / number of the loads a discovery made (or
   the host reported for a reason other than session_start and compact), size known; startup loads are
   in `loads`, `load_bytes` and `by_reason`, not in this mean;
