@@ -105,6 +105,22 @@ def report(label: str, times: list[float], calls: list[int]) -> None:
     )
 
 
+def warm_touches(session: Session, paths: list[str]) -> tuple[list[float], list[int]]:
+    """Seconds and filesystem calls per touch of already-scanned paths."""
+    times: list[float] = []
+    calls_made: list[int] = []
+    for path in paths:
+        # Timed without the counting wrappers (they cost more than a warm discovery itself) ...
+        started = time.perf_counter()
+        session.discover(path)
+        times.append(time.perf_counter() - started)
+        # ... and counted in a second, identical touch.
+        with counting() as calls:
+            session.discover(path)
+        calls_made.append(calls[0])
+    return times, calls_made
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -140,30 +156,12 @@ def main() -> int:
             first_calls.append(calls[0])
 
         # warm: touch again files whose chains were scanned above
-        warm: list[float] = []
-        warm_calls: list[int] = []
-        for path in rng.choices(fresh[: args.samples], k=args.samples):
-            # Timed without the counting wrappers (they cost more than a warm discovery itself) ...
-            started = time.perf_counter()
-            session.discover(path)
-            warm.append(time.perf_counter() - started)
-            # ... and counted in a second, identical touch.
-            with counting() as calls:
-                session.discover(path)
-            warm_calls.append(calls[0])
+        warm, warm_calls = warm_touches(session, rng.choices(fresh[: args.samples], k=args.samples))
         chains = [session._chain(os.path.dirname(p)) for p in fresh[:200]]
         # warm, each directory's watch list due (touches a second or more apart, as an agent's are; and
         # every hook call, which is a new process): one more stat per chain directory.
         session_module.WATCH_RECHECK_NS = 0
-        due: list[float] = []
-        due_calls: list[int] = []
-        for path in rng.choices(fresh[: args.samples], k=args.samples):
-            started = time.perf_counter()
-            session.discover(path)
-            due.append(time.perf_counter() - started)
-            with counting() as calls:
-                session.discover(path)
-            due_calls.append(calls[0])
+        due, due_calls = warm_touches(session, rng.choices(fresh[: args.samples], k=args.samples))
         minimum = statistics.mean(
             sum(len(session.channels["main"].by_directory.get(d, ())) for d in chain) for chain in chains
         )
