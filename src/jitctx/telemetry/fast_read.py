@@ -43,6 +43,7 @@ class _Miss(msgspec.Struct, forbid_unknown_fields=True):
     channel: str = "main"
     agent_id: str | None = None
     agent: str | None = None
+    source: str | None = None  # "replay" for records `replay --record` wrote
     root: str | None = None
     hit: bool | None = None
     elapsed_ms: int | float | None = None
