@@ -58,6 +58,10 @@ class Project:
         self.managed_files = managed_files if managed_files is not None else self.profile.managed_files
         self._cache: dict[str, tuple[tuple[int, int, int], ReadOutcome]] = {}
         self._rules: list[Candidate] | None = None
+        # Subfolders candidate names live in (".claude" for ".claude/CLAUDE.md"), in any directory and at
+        # the root; fixed by the profile, so worked out once (restore and every scan ask for them).
+        self._subfolders = _subfolders(self.profile.dir_files)
+        self._root_subfolders = _subfolders((*self.profile.dir_files, *self.profile.root_files))
 
     @property
     def max_bytes(self) -> int:
@@ -155,11 +159,8 @@ class Project:
     def listing_paths(self, directory: str) -> list[str]:
         """The directory and the subfolders its candidates live in (`.claude` for `.claude/CLAUDE.md`):
         creating or deleting a candidate file changes the mtime of one of them."""
-        names = list(self.profile.dir_files)
-        if directory == self.root:
-            names.extend(self.profile.root_files)
-        folders = sorted({name.rsplit("/", 1)[0] for name in names if "/" in name})
-        return [directory, *(os.path.join(directory, *folder.split("/")) for folder in folders)]
+        folders = self._root_subfolders if directory == self.root else self._subfolders
+        return [directory, *(os.path.join(directory, folder) for folder in folders)]
 
     def local_candidates(self, directory: str) -> list[Candidate]:
         return [
@@ -235,3 +236,8 @@ def _rule_files(base: str, folder: RulesDir) -> list[str]:
         dirnames.sort()
         found.extend(os.path.join(current, n) for n in sorted(filenames) if n.endswith(folder.suffix))
     return found
+
+
+def _subfolders(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The folders (native separators) that hold any of the POSIX relative `names`."""
+    return tuple(sorted({os.path.join(*name.split("/")[:-1]) for name in names if "/" in name}))
