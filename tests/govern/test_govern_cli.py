@@ -81,7 +81,7 @@ def test_claims_exit_0_when_nothing_is_wrong(capsys: pytest.CaptureFixture[str],
 
 def test_claims_no_claims(capsys: pytest.CaptureFixture[str], tree: Tree) -> None:
     code, out, _ = run(capsys, "claims", "--root", str(tree({"CLAUDE.md": "aspect-ratio: 1/1;\n"})))
-    assert (code, out) == (0, "no claims found in 1 instruction file(s)\n")
+    assert (code, out) == (0, "no claims found in 1 instruction file\n")
 
 
 def test_claims_run_as_subprocess_negative_control(tree: Tree) -> None:
@@ -190,7 +190,7 @@ def test_lint_example_text(capsys: pytest.CaptureFixture[str], example_copy: Pat
     code, out, err = run(capsys, "lint", "--root", str(example_copy))
     assert code == 0
     assert ".claude/rules/api-handlers.md:4" in out and "scope-matches-nothing" in out
-    assert out.strip().endswith("9 instruction file(s) checked: 1 warning(s)")
+    assert out.strip().endswith("9 instruction files checked: 1 warning")
     assert err == ""
     code, _, _ = run(capsys, "lint", "--root", str(example_copy), "--strict")
     assert code == 1
@@ -222,7 +222,7 @@ def test_lint_json_and_sarif(capsys: pytest.CaptureFixture[str], tree: Tree) -> 
 
 def test_lint_clean_tree(capsys: pytest.CaptureFixture[str], tree: Tree) -> None:
     code, out, _ = run(capsys, "lint", "--root", str(tree({"CLAUDE.md": "# Root\n"})))
-    assert (code, out) == (0, "1 instruction file(s) checked, no findings\n")
+    assert (code, out) == (0, "1 instruction file checked, no findings\n")
 
 
 def test_lint_subprocess_sarif(example_copy: Path) -> None:

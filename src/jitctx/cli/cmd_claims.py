@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from jitctx.cli.common import add_common, open_project, print_json, table, warn
+from jitctx.cli.common import add_common, count, open_project, print_json, table, warn
 
 if TYPE_CHECKING:
     from jitctx.govern.claims_check import Verdict
@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 1 if report.wrong else 0
     if not report.verdicts:
-        print(f"no claims found in {len(files)} instruction file(s)")
+        print(f"no claims found in {count(len(files), 'instruction file')}")
         return 0
     rows = [
         [

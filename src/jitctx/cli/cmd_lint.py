@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from jitctx.cli.common import add_common, open_project, print_json, table, warn
+from jitctx.cli.common import add_common, count, open_project, print_json, table, warn
 
 if TYPE_CHECKING:
     from jitctx.govern.findings import Finding
@@ -88,13 +88,13 @@ def run(args: argparse.Namespace) -> int:
         )
         return code
     if not report.findings:
-        print(f"{report.files_checked} instruction file(s) checked, no findings")
+        print(f"{count(report.files_checked, 'instruction file')} checked, no findings")
         return code
     rows = [[_where(f), f.severity.value, f.rule, f.message, f.fix] for f in report.findings]
     print(table(["at", "severity", "rule", "message", "fix"], rows))
     print()
-    summary = ", ".join(f"{count} {name}(s)" for name, count in counts.items() if count)
-    print(f"{report.files_checked} instruction file(s) checked: {summary}")
+    summary = ", ".join(count(number, name) for name, number in counts.items() if number)
+    print(f"{count(report.files_checked, 'instruction file')} checked: {summary}")
     return code
 
 

@@ -6,7 +6,7 @@ import argparse
 import os
 from typing import TYPE_CHECKING, Any
 
-from jitctx.cli.common import add_common, open_project, print_json, table, warn
+from jitctx.cli.common import add_common, count, open_project, print_json, table, warn
 
 if TYPE_CHECKING:
     from jitctx.govern.provenance import Change, Fingerprint, Lock
@@ -91,7 +91,7 @@ def _check(args: argparse.Namespace, lock_path: str, lock: Lock, current: tuple[
     for change in drift.notes:
         warn(f"{change.path}: mtime changed, content did not (not a failure)")
     if not drift.failing:
-        print(f"{len(current)} instruction file(s) match {lock_path}")
+        print(f"{count(len(current), 'instruction file')} match {lock_path}")
         return 0
     rows = [
         [
@@ -111,7 +111,8 @@ def _check(args: argparse.Namespace, lock_path: str, lock: Lock, current: tuple[
     )
     print()
     print(
-        f"{len(drift.failing)} change(s) since {lock_path}; review them, then run 'jitctx provenance --write'"
+        f"{count(len(drift.failing), 'change')} since {lock_path}; "
+        "review them, then run 'jitctx provenance --write'"
     )
     return 1
 
@@ -127,9 +128,9 @@ def _write(
         print_json({"lock": lock_path, "written": written, "files": [f.to_json() for f in recorded]})
         return 0
     if written:
-        print(f"wrote {lock_path} ({len(recorded)} instruction file(s))")
+        print(f"wrote {lock_path} ({count(len(recorded), 'instruction file')})")
     else:
-        print(f"{lock_path} is up to date ({len(recorded)} instruction file(s)); nothing written")
+        print(f"{lock_path} is up to date ({count(len(recorded), 'instruction file')}); nothing written")
     return 0
 
 

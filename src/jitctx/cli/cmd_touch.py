@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from jitctx.cli.common import add_common, open_project, print_json, table, warn
+from jitctx.cli.common import add_common, count, open_project, print_json, table, warn
 from jitctx.cli.render_loads import startup_json
 from jitctx.cli.state import add_state_dir, state_dir
 from jitctx.discovery.session import Session
@@ -120,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if startup is not None:
         names = ", ".join(x.file.display for x in startup.loaded) or "-"
-        print(f"startup: {len(startup.loaded)} file(s): {names}")
+        print(f"startup: {count(len(startup.loaded), 'file')}: {names}")
         for message in startup.warnings:
             warn(message)
     rows: list[list[object]] = []
