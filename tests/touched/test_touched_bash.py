@@ -1,4 +1,5 @@
-"""Bash write targets: the seed's table, the forms around it, and no crash on any input."""
+"""Bash write targets: the seed's table, the forms around it, and no crash on any input (reads and
+writes). Read targets have their own table in test_touched_reads.py."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jitctx.touched.bash import write_targets
+from jitctx.touched.bash import read_targets, shell_targets, write_targets
 
 # The seed's table, measured on the reference implementation (bashWriteTargets): exact outputs.
 SEED_ROWS = [
@@ -64,8 +65,8 @@ REDIRECTIONS = [
     ("echo x > `pwd`/a", []),
     ("echo x > $(mktemp)", []),
     ("echo x > out-${N}.txt", []),
-    ("echo x > /tmp/y", []),
-    ("echo x > /tmp", []),
+    ("echo x > /tmp/y", ["/tmp/y"]),  # a project may live under /tmp: the boundary decides
+    ("echo x > /tmp", ["/tmp"]),
     ("echo x > /dev/stderr", []),
     ("echo x > ~/notes.txt", []),
     ("echo x > *.log", []),
@@ -190,7 +191,7 @@ DIRECTORY_CHANGES = [
     ("mkdir -p a/b && cd a/b && touch c", ["a/b", "a/b/c"]),
     ("cd src && echo x > a.ts", ["src/a.ts"]),
     ("cd /abs/proj && touch a", ["/abs/proj/a"]),
-    ("cd /tmp && touch a", []),
+    ("cd /tmp && touch a", ["/tmp/a"]),
     ("cd $DIR && touch a /abs/b", ["/abs/b"]),
     ("cd && touch a", []),
     ("cd - && touch a", []),
@@ -273,14 +274,15 @@ SHELL_TOKENS = st.sampled_from(
      "sudo", "env", "A=1", "cd", "bash", "-c", ">", ">>", ">|", "&>", "2>", "2>&1", ">&", "<", "<<",
      "<<-", "<<<", "EOF", "'EOF'", "|", "||", "&&", ";", "&", "(", ")", "{", "}", "\n", "\\", "'", '"',
      "$", "$(", "`", "${", "#", "*", "~", "-", "--", "a", "src/a.ts", "/tmp/x", "/dev/null", "dir/",
-     "'q u'", '"d q"', "$OUT", "\t", "\r"]
+     "'q u'", '"d q"', "$OUT", "\t", "\r", "head", "-n", "20", "rg", "grep", "-rn", "ls", "find", "-name",
+     "less", "+F", "wc", "nl", "-ba", "--", "--files"]
 )  # fmt: skip
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.text())
 def test_never_raises_on_any_text(command: str) -> None:
-    result = write_targets(command)
+    result = shell_targets(command)
     assert isinstance(result, tuple)
     assert all(isinstance(p, str) and p for p in result)
 
@@ -288,14 +290,15 @@ def test_never_raises_on_any_text(command: str) -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.lists(SHELL_TOKENS, max_size=30).map(" ".join))
 def test_token_soup_never_raises_and_never_reports_forbidden_paths(command: str) -> None:
-    for path in write_targets(command):
+    assert set(write_targets(command)) | set(read_targets(command)) == set(shell_targets(command))
+    for path in shell_targets(command):
         assert not set(path) & set("$`*?[]"), path
         assert path != "-"
-        assert not path.startswith(("/dev/", "/tmp/")) and path not in ("/dev", "/tmp")
+        assert not path.startswith("/dev/") and path != "/dev"
 
 
 SAFE_PATHS = st.text(alphabet=string.ascii_letters + string.digits + "._-/ ", min_size=1, max_size=30).filter(
-    lambda p: p != "-" and not p.startswith(("/tmp", "/dev", "-"))
+    lambda p: p != "-" and not p.startswith(("/dev", "-"))
 )
 
 

@@ -116,6 +116,8 @@ class Engine:
             self._record_host_load(payload)
             return {}
         session_id = text_field(payload, "session_id")
+        # The shell's current directory when the event fired: after a `cd`, or a Codex exec's `workdir`,
+        # it is not where the session started. It only places this call's relative paths.
         cwd = text_field(payload, "cwd")
         if not os.path.isabs(cwd) or not os.path.isdir(cwd):
             raise HookError(f"hook event cwd {cwd!r} is not an existing absolute directory")
@@ -125,13 +127,13 @@ class Engine:
             tool_name, tool_input = self._tool(payload)
             from jitctx.touched import affected_paths
 
-            paths = list(affected_paths(tool_name, tool_input))
+            paths = [_placed(cwd, p) for p in affected_paths(tool_name, tool_input)]
             return self._discover(event, session_id, cwd, channel, paths, payload["tool_name"])
         if event == "UserPromptSubmit":
             prompt = payload.get("prompt")
             if not isinstance(prompt, str):
                 raise HookError("UserPromptSubmit event has no 'prompt' string")
-            found = [m for m in mentions(prompt) if os.path.exists(os.path.join(cwd, os.path.expanduser(m)))]
+            found = [p for p in (_placed(cwd, m) for m in mentions(prompt)) if os.path.exists(p)]
             return self._discover(event, session_id, cwd, channel, found, None)
         if event == "SessionStart":
             source = payload.get("source")
@@ -148,9 +150,10 @@ class Engine:
         return self.host.map_tool(tool_name, tool_input)
 
     def _session_start(self, session_id: str, cwd: str, source: str) -> Answer:
-        context = _Context(self, session_id, cwd)
-        if source in ("startup", "clear"):
-            context.store.delete(context.key)  # a fresh context window holds nothing of ours
+        fresh = source in ("startup", "clear")  # a fresh context window holds nothing of ours
+        context = _Context(self, session_id, cwd, fresh=fresh)
+        if fresh:
+            context.store.delete(context.key)
         with context.open() as opened:
             session = opened.session
             if opened.new:
@@ -207,16 +210,41 @@ class Engine:
         return EventStore(self.env.state_dir / "events", warn=warn)
 
 
+def _saved_start(sessions: Path, key: str) -> str | None:
+    """The directory a saved session started in (its quick index records it), if it still exists."""
+    from jitctx.discovery.quick import quick_file_name
+
+    try:
+        with open(sessions / quick_file_name(key), encoding="utf-8") as handle:
+            index = json.load(handle)
+    except (OSError, ValueError, RecursionError):
+        return None
+    start = index.get("cwd") if isinstance(index, dict) else None
+    if isinstance(start, str) and os.path.isabs(start) and "\0" not in start and os.path.isdir(start):
+        return start
+    return None
+
+
 def _markers() -> tuple[str, ...]:
     from jitctx.profiles import get_profile
 
     return get_profile(DISCOVERY_PROFILE).root_markers
 
 
-class _Context:
-    """The project, host view, session store and event log of one event."""
+def _placed(cwd: str, path: str) -> str:
+    """A path of a tool call or prompt, made absolute against the shell's directory at that event."""
+    return os.path.normpath(os.path.join(cwd, os.path.expanduser(path)))
 
-    def __init__(self, engine: Engine, session_id: str, cwd: str) -> None:
+
+class _Context:
+    """The project, host view, session store and event log of one event.
+
+    `cwd` is where the session started, not where the shell is now: the host loaded its own files for
+    that directory, and the session's project is found from it. A session already under way keeps the
+    start directory it saved; `fresh` (SessionStart for a new context window) takes the event's.
+    """
+
+    def __init__(self, engine: Engine, session_id: str, event_cwd: str, fresh: bool = False) -> None:
         from jitctx.adapters.native import HostFiles
         from jitctx.discovery.store import SessionStore
         from jitctx.profiles import get_profile
@@ -224,12 +252,17 @@ class _Context:
 
         self.engine = engine
         self.session_id = session_id
-        self.cwd = cwd
-        self.project = Project(find_root(cwd, _markers()), profile=DISCOVERY_PROFILE, home=engine.env.home)
-        self.host_files = HostFiles(get_profile(engine.host.name), self.project.root, cwd, self.project.home)
         self.store = SessionStore(engine.env.state_dir / "sessions")
         # Namespaced, so a Codex and a Claude Code session (or `jitctx touch --session`) never share state.
         self.key = f"{engine.host.name}.{session_id}"
+        started_in = None if fresh else _saved_start(self.store.directory, self.key)
+        self.cwd = started_in or event_cwd
+        self.project = Project(
+            find_root(self.cwd, _markers()), profile=DISCOVERY_PROFILE, home=engine.env.home
+        )
+        self.host_files = HostFiles(
+            get_profile(engine.host.name), self.project.root, self.cwd, self.project.home
+        )
         self._events: EventStore | None = None
 
     def open(self) -> AbstractContextManager[OpenSession]:
@@ -246,7 +279,7 @@ class _Context:
 
         if all(load.trigger is not None for load in step.loaded):
             return step
-        absolute = os.path.realpath(os.path.join(self.cwd, os.path.expanduser(step.trigger)))
+        absolute = os.path.realpath(step.trigger)
         shown = (
             relative_posix(absolute, self.project.root)
             if is_inside(absolute, self.project.root)

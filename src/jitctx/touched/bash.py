@@ -1,14 +1,17 @@
-"""The files a shell command will certainly write, read from its text alone (pure).
+"""The files a shell command will certainly read or write, read from its text alone (pure).
 
-Only forms whose target is certain are reported: redirections (`>`, `>>`, `>|`, `&>`, `&>>`, and `>&`
-to a file), `tee`, `sed -i`, `cp`/`mv`/`install` (the destination), `touch`/`mkdir` (every operand),
-and scripts run by `bash -c`. A miss costs what jitctx costs without this feature; a false path costs
-tokens and may steer the model with the wrong rules, so every doubt resolves to "not reported":
+Only forms whose target is certain are reported. Writes: redirections (`>`, `>>`, `>|`, `&>`, `&>>`, and
+`>&` to a file), `tee`, `sed -i`, `cp`/`mv`/`install` (the destination), `touch`/`mkdir` (every operand).
+Reads: the file operands of `cat`, `head`, `tail`, `sed`, `nl`, `wc`, `less`, `bat`, `grep`, `rg`, `ls`,
+`find` and a few more (`jitctx.touched.reads`). Scripts run by `bash -c` count too. A miss costs what
+jitctx costs without this feature; a false path costs tokens and may steer the model with the wrong
+rules, so every doubt resolves to "not reported":
 
 * words the shell would expand (`$OUT`, `$(...)`, backticks, globs, braces, `~`) are never reported;
-* `/dev/*` and `/tmp/*` are not project files;
+* `/dev/*` is no project file (anything else, `/tmp` included, is left to the project boundary: a
+  project may live under /tmp, as CI checkouts often do);
 * `rm` is deliberately unsupported: a deleted file's rules serve no later step;
-* programs that write files themselves (`python gen.py`) cannot be read statically;
+* programs that read or write files themselves (`python gen.py`) cannot be read statically;
 * after a `cd` whose destination is unknown, relative targets are dropped (absolute ones stay).
 
 Here-document bodies are data and never looked at.
@@ -18,17 +21,18 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-from jitctx.touched.commands import KEYWORDS, program_targets, resolve_program
+from jitctx.touched.commands import KEYWORDS, program_targets, resolve_program, shell_script
 from jitctx.touched.lexer import Op, Token, Unterminated, Word, tokenize
+from jitctx.touched.reads import program_reads
 
 _WRITE_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>"})
 _READ_REDIRECTS = frozenset({"<", "<&", "<<<", "<>", "<<", "<<-"})
 _PIPES = frozenset({"|", "|&"})
 _FD_WORD = re.compile(r"\d+-?|-")
 _NEVER_IN_TARGET = frozenset("$`*?[]\x00")
-_NOT_PROJECT_FILES = ("/dev", "/tmp")
+_NOT_PROJECT_FILES = ("/dev",)
 # `bash -c 'bash -c "..."'` is followed this deep; deeper scripts report nothing.
 MAX_NESTING = 3
 
@@ -41,17 +45,42 @@ def write_targets(command: str) -> tuple[str, ...]:
     >>> write_targets("rm src/ui/Old.tsx")
     ()
     """
+    return _unique(path for path, writes in _targets(command) if writes)
+
+
+def read_targets(command: str) -> tuple[str, ...]:
+    """Paths that `command` certainly reads (files and listed directories), in order, as written.
+
+    >>> read_targets("cd src/ui && sed -n '1,80p' Footer.tsx")
+    ('src/ui/Footer.tsx',)
+    >>> read_targets("rg -n TODO")
+    ()
+    """
+    return _unique(path for path, writes in _targets(command) if not writes)
+
+
+def shell_targets(command: str) -> tuple[str, ...]:
+    """Every path `command` certainly reads or writes, in order of appearance, each once."""
+    return _unique(path for path, _ in _targets(command))
+
+
+def _unique(paths: Iterable[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(paths))
+
+
+def _targets(command: str) -> list[tuple[str, bool]]:
     if not isinstance(command, str):
-        return ()
-    return tuple(dict.fromkeys(_script_targets(command, depth=0)))
+        return []
+    return _script_targets(command, depth=0)
 
 
-def _script_targets(script: str, depth: int) -> list[str]:
+def _script_targets(script: str, depth: int) -> list[tuple[str, bool]]:
+    """(path, written) for each target of `script`; reads of a command come before its writes."""
     try:
         tokens = tokenize(script)
     except Unterminated:
-        return []  # bash refuses to run a script with an unclosed quote: nothing is written
-    found: list[str] = []
+        return []  # bash refuses to run a script with an unclosed quote: nothing is read or written
+    found: list[tuple[str, bool]] = []
     cwd: str | None = ""  # where we are relative to the start; None after a `cd` to somewhere unknown
     outer: list[str | None] = []  # cwd outside each open `( ... )` subshell
     words: list[Word] = []
@@ -76,8 +105,16 @@ def _script_targets(script: str, depth: int) -> list[str]:
             continue
         # Any other operator ends the current simple command.
         program = resolve_program(words)
-        targets = [*writes, *program_targets(program, lambda s: _nested(s, depth))]
-        found.extend(p for p in (_placed(w, cwd) for w in targets) if p is not None)
+        tagged = [
+            *((w, False) for w in program_reads(program)),
+            *((w, True) for w in writes),
+            *((w, True) for w in program_targets(program)),
+            *_nested(shell_script(program), depth),
+        ]
+        for word, written in tagged:
+            path = _placed(word, cwd)
+            if path is not None:
+                found.append((path, written))
         if token.text not in _PIPES and token.text != "&" and before not in _PIPES:
             cwd = _after_cd(program, cwd)  # a `cd` inside a pipeline or in the background changes nothing
         if token.text == "(":
@@ -98,10 +135,11 @@ def _after_conditional(tokens: Sequence[Token], k: int) -> int:
     return k
 
 
-def _nested(script: str, depth: int) -> list[Word]:
-    if depth + 1 >= MAX_NESTING:
+def _nested(script: str | None, depth: int) -> list[tuple[Word, bool]]:
+    """The targets of a `bash -c SCRIPT`, as words placed like the outer command's own operands."""
+    if script is None or depth + 1 >= MAX_NESTING:
         return []
-    return [Word(path, True) for path in _script_targets(script, depth + 1)]
+    return [(Word(path, True), written) for path, written in _script_targets(script, depth + 1)]
 
 
 def _redirect_writes(op: Op, target: Word) -> bool:

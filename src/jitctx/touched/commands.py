@@ -1,5 +1,5 @@
-"""Which operands of a known program it writes: `cp`, `mv`, `install`, `touch`, `mkdir`, `tee`, `sed -i`,
-and `bash -c SCRIPT` (pure). Everything else, `rm` included, writes nothing we can name.
+"""Which operands of a known program it writes: `cp`, `mv`, `install`, `touch`, `mkdir`, `tee`, `sed -i`
+(pure), and the script that `bash -c SCRIPT` runs. Everything else, `rm` included, writes nothing we can name.
 
 Options are read the way GNU getopt reads them (options may follow operands, `--` ends them, a short
 option's value may be attached: `-tDIR`, `-i.bak`), because agents mostly run on GNU userlands; BSD
@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from jitctx.touched.lexer import Word
 
 Program = tuple[str, Sequence[Word]]
-Nested = Callable[[str], list[Word]]
 
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=")
 # Reserved words that may start a simple command and leave the rest of it a command.
@@ -114,7 +113,7 @@ def _skip_wrapper(spec: _Wrapper, words: Sequence[Word], k: int) -> int:
     return k + spec.leading_operands
 
 
-def program_targets(program: Program | None, nested: Nested) -> list[Word]:
+def program_targets(program: Program | None) -> list[Word]:
     """The operands `program` writes (unfiltered: the caller drops inexact and special paths)."""
     if program is None:
         return []
@@ -135,9 +134,8 @@ def program_targets(program: Program | None, nested: Nested) -> list[Word]:
     if name == "tee":
         return _parse(args, "", set()).operands
     if name == "sed":
-        return _sed_in_place_files(args)
-    if name in ("bash", "sh", "zsh", "dash", "ksh"):
-        return _shell_script(args, nested)
+        in_place, files = sed_files(args)
+        return files if in_place else []
     return []
 
 
@@ -190,8 +188,9 @@ def _destination(parsed: _Parsed) -> list[Word]:
     return parsed.operands[-1:] if len(parsed.operands) >= 2 else []
 
 
-def _sed_in_place_files(args: Sequence[Word]) -> list[Word]:
-    """`sed -i SCRIPT FILE...` / `sed -i -e SCRIPT FILE...` / BSD `sed -i '' SCRIPT FILE...` -> FILEs."""
+def sed_files(args: Sequence[Word]) -> tuple[bool, list[Word]]:
+    """Whether sed edits in place, and the FILEs it reads (and, in place, writes): `sed -n '1,9p' FILE`,
+    `sed -i SCRIPT FILE...`, `sed -i -e SCRIPT FILE...`, BSD `sed -i '' SCRIPT FILE...`."""
     in_place = script_given = False
     operands: list[Word] = []
     k = 0
@@ -224,16 +223,23 @@ def _sed_in_place_files(args: Sequence[Word]) -> list[Word]:
             continue
         operands.append(args[k])
         k += 1
-    if not in_place or not operands:
-        return []
+    if not operands:
+        return in_place, []
     if script_given:
-        return operands
+        return in_place, operands
     # An unquoted `$EXPR` script may expand to nothing, and the first file would become the script.
-    return [] if operands[0].may_split else operands[1:]
+    return in_place, [] if operands[0].may_split else operands[1:]
 
 
-def _shell_script(args: Sequence[Word], nested: Nested) -> list[Word]:
-    """`bash -c SCRIPT` / `bash -lc SCRIPT`: the targets of SCRIPT; `bash file.sh` cannot be read."""
+SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh"})
+
+
+def shell_script(program: Program | None) -> str | None:
+    """The SCRIPT of `bash -c SCRIPT` / `bash -lc SCRIPT`; None for anything else (`bash file.sh` cannot
+    be read)."""
+    if program is None or program[0] not in SHELLS:
+        return None
+    args = program[1]
     runs_string = False
     k = 0
     while k < len(args) and len(args[k].text) > 1 and args[k].text[0] in "-+":
@@ -243,5 +249,5 @@ def _shell_script(args: Sequence[Word], nested: Nested) -> list[Word]:
             k += 1 if ("o" in text or "O" in text) else 0  # `-o pipefail` takes a value
         k += 1
     if not runs_string or k >= len(args) or not args[k].exact:
-        return []
-    return nested(args[k].text)
+        return None
+    return args[k].text

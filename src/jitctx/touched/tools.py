@@ -93,23 +93,24 @@ def many_files_tool(tool_input: Mapping[str, Any]) -> tuple[str, ...]:
 
 
 def shell_tool(*command_fields: str, workdir_fields: tuple[str, ...] = ()) -> Declaration:
-    """A shell tool: the write targets of its command (a string, or an argv list), under its workdir."""
+    """A shell tool: what its command (a string, or an argv list) certainly reads or writes, under its
+    workdir."""
 
     def declaration(tool_input: Mapping[str, Any]) -> tuple[str, ...]:
         import shlex
 
-        from jitctx.touched.bash import write_targets
+        from jitctx.touched.bash import shell_targets
         from jitctx.touched.patch import shell_patch_targets
 
         command = next((tool_input[f] for f in command_fields if f in tool_input), None)
         if isinstance(command, list) and command and all(isinstance(a, str) for a in command):
             paths = shell_patch_targets(command)
             if paths is None:
-                paths = write_targets(shlex.join(command))
+                paths = shell_targets(shlex.join(command))
         elif isinstance(command, str):
             paths = shell_patch_targets(command)
             if paths is None:
-                paths = write_targets(command)
+                paths = shell_targets(command)
         else:
             return ()
         workdir = _text(tool_input, *workdir_fields)
@@ -117,7 +118,7 @@ def shell_tool(*command_fields: str, workdir_fields: tuple[str, ...] = ()) -> De
             return paths
         return tuple(dict.fromkeys(posixpath.join(workdir, p) for p in paths))
 
-    declaration.__doc__ = f"write targets of {' or '.join(repr(f) for f in command_fields)}"
+    declaration.__doc__ = f"read and write targets of {' or '.join(repr(f) for f in command_fields)}"
     return declaration
 
 
