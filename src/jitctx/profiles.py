@@ -7,6 +7,9 @@ from dataclasses import dataclass
 from jitctx.errors import UsageError
 
 KIB = 1024
+# What makes a directory a project root, for every profile alike: `--agent` changes what is read, never
+# where the project is (a subfolder with its own .jitctx.toml is a project inside a larger checkout).
+ROOT_MARKERS = (".git", ".jitctx.toml")
 
 
 @dataclass(frozen=True)
@@ -34,7 +37,6 @@ class Profile:
     user_rules_dirs: tuple[RulesDir, ...] = ()
     managed_files: tuple[str, ...] = ()  # absolute
     scope_keys: tuple[str, ...] = ()
-    root_markers: tuple[str, ...] = (".git",)
     max_bytes: int = 64 * KIB
     # "jitctx": drop the broadest files first, cut the most specific; "codex": root first, cut, drop the rest
     truncation: str = "jitctx"
@@ -79,7 +81,6 @@ PROFILES: dict[str, Profile] = {
             user_rules_dirs=(CLAUDE_RULES,),
             managed_files=_CLAUDE_MANAGED,
             scope_keys=_SCOPE_KEYS,
-            root_markers=(".git", ".jitctx.toml"),
         ),
         Profile(
             name="claude-code",

@@ -226,9 +226,9 @@ def _saved_start(sessions: Path, key: str) -> str | None:
 
 
 def _markers() -> tuple[str, ...]:
-    from jitctx.profiles import get_profile
+    from jitctx.profiles import ROOT_MARKERS
 
-    return get_profile(DISCOVERY_PROFILE).root_markers
+    return ROOT_MARKERS
 
 
 def _placed(cwd: str, path: str) -> str:

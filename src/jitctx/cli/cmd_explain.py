@@ -11,7 +11,7 @@ from jitctx.assemble.budget import BudgetResult
 from jitctx.cli.common import add_agent, add_json, path_argument, print_json, root_for_path, table
 from jitctx.discovery.explain import Explanation, explain
 from jitctx.errors import UsageError
-from jitctx.profiles import DEFAULT_PROFILE, get_profile
+from jitctx.profiles import ROOT_MARKERS
 from jitctx.project import Project
 
 HELP = """\
@@ -42,7 +42,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     target = path_argument(args.path, args.root, args.cwd)
-    root = root_for_path(target, args.root, get_profile(args.agent or DEFAULT_PROFILE).root_markers)
+    root = root_for_path(target, args.root, ROOT_MARKERS)
     home = os.environ.get("JITCTX_HOME") or os.path.expanduser("~")
     project = Project(root, profile=args.agent, home=home)
     cwd = os.path.join(project.root, args.cwd) if args.cwd else project.root

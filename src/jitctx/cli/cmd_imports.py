@@ -10,7 +10,7 @@ from typing import Any
 from jitctx.cli.common import add_common, find_root, path_argument, print_json, table, warn
 from jitctx.errors import UsageError
 from jitctx.imports import Expansion, FileResolver, ImportStatus, expand
-from jitctx.profiles import DEFAULT_PROFILE, get_profile
+from jitctx.profiles import ROOT_MARKERS
 from jitctx.project import Project
 
 HELP = """\
@@ -79,7 +79,7 @@ def _root(args: argparse.Namespace, target: str) -> str:
             what = "does not exist" if not os.path.exists(root) else "is not a directory"
             raise UsageError(f"--root {args.root!r} {what}")
         return root
-    return find_root(os.path.dirname(target), get_profile(args.agent or DEFAULT_PROFILE).root_markers)
+    return find_root(os.path.dirname(target), ROOT_MARKERS)
 
 
 def _json(result: Expansion, root: str) -> dict[str, Any]:

@@ -90,14 +90,14 @@ def default_command(agent: str) -> str:
 
 def settings_file(agent: str, scope: str, root_arg: str | None) -> Path:
     from jitctx.discovery.boundary import find_root
-    from jitctx.profiles import get_profile
+    from jitctx.profiles import ROOT_MARKERS
 
     if root_arg is not None:
         root = os.path.abspath(root_arg)
         if not os.path.isdir(root):
             raise UsageError(f"--root {root_arg!r} is not an existing directory")
     else:
-        root = find_root(os.getcwd(), get_profile("jitctx").root_markers)
+        root = find_root(os.getcwd(), ROOT_MARKERS)
     from jitctx.adapters import claude_code, codex
 
     scopes = codex.SCOPES if agent == "codex" else claude_code.SCOPES

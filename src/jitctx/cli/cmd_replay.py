@@ -128,13 +128,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _project(args: argparse.Namespace, transcript: Transcript) -> Project:
-    from jitctx.profiles import DEFAULT_PROFILE, get_profile
+    from jitctx.profiles import ROOT_MARKERS
     from jitctx.project import Project
 
     root = args.root
     if root is None:
         recorded = transcript.cwd if transcript.cwd and os.path.isdir(transcript.cwd) else os.getcwd()
-        root = find_root(recorded, get_profile(args.agent or DEFAULT_PROFILE).root_markers)
+        root = find_root(recorded, ROOT_MARKERS)
     # No user tier: the comparison is between the project's own instruction files, on both sides.
     return Project(root, profile=args.agent, home=None)
 

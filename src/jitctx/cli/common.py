@@ -12,7 +12,7 @@ from typing import Any
 
 from jitctx.discovery.boundary import find_root
 from jitctx.errors import UsageError
-from jitctx.profiles import DEFAULT_PROFILE, PROFILES, get_profile
+from jitctx.profiles import DEFAULT_PROFILE, PROFILES, ROOT_MARKERS
 from jitctx.project import Project
 
 __all__ = ["find_root", "path_argument", "root_for_path"]
@@ -75,7 +75,7 @@ def resolve_root_and_cwd(args: argparse.Namespace) -> tuple[str, str]:
         cwd = os.path.abspath(cwd_arg) if cwd_arg is not None else here
         if not os.path.isdir(cwd):
             raise UsageError(f"--cwd {cwd_arg!r} is not an existing directory")
-        markers = get_profile(args.agent or DEFAULT_PROFILE).root_markers
+        markers = ROOT_MARKERS
         root = find_root(cwd, markers)
     if not os.path.isdir(cwd):
         raise UsageError(f"--cwd {cwd_arg!r} is not an existing directory under {root}")
