@@ -6,7 +6,6 @@ libraries only when a rule file must be parsed. `fast_main` answers without buil
 
 from __future__ import annotations
 
-import os
 import sys
 
 # Not `typing.TYPE_CHECKING`, and no pathlib or collections at import: a hook that the fast lane answers
@@ -70,30 +69,42 @@ def serve(
     stdout: Any = None,
 ) -> int:
     """Answer one event from `stdin` on `stdout`; always 0, whatever happens."""
-    from pathlib import Path
+    from jitctx.adapters.common import HookEnv, log_problem, run_hook
+    from jitctx.cli.state import default_state_dir, user_home
+    from jitctx.errors import JitctxError
 
-    from jitctx.adapters.common import HookEnv, run_hook
-    from jitctx.cli.state import default_state_dir
-
-    try:
-        home = os.environ.get("JITCTX_HOME") or str(Path.home())
-    except (RuntimeError, KeyError):  # no HOME and no passwd entry: there is no user tier then
-        home = None
     try:
         chosen = state_dir if state_dir is not None else default_state_dir()
-    except (RuntimeError, KeyError):  # no home to put state under: a private dir in the temp dir
-        import tempfile
-
-        chosen = Path(tempfile.gettempdir()) / f"jitctx-state-{os.getuid()}"
-    env = HookEnv(state_dir=chosen, home=home, use_git=use_git)
-    try:
-        raw = (stdin or sys.stdin.buffer).read()
-    except (OSError, ValueError) as exc:  # a closed or unreadable stdin is bad input like any other
-        raw = b""
-        _report(f"jitctx hook {agent}: cannot read stdin ({exc})")
+    except JitctxError as exc:  # no home and no private place for state: nothing to keep, nothing to log
+        _report(f"jitctx hook {agent}: {exc} (answered {{}})")
+        _write({}, stdout)
+        return 0
+    env = HookEnv(state_dir=chosen, home=user_home(), use_git=use_git)
+    raw, problem = _read_input(stdin or sys.stdin.buffer)
+    if problem is not None:
+        log_problem(chosen, agent, problem)
+        _report(f"jitctx hook {agent}: {problem} (answered {{}})")
+        _write({}, stdout)
+        return 0
     result = run_hook(_host(agent), raw, env, report=_report)
     _write(result, stdout)
     return 0
+
+
+# One hook event is kilobytes (a Write's content at most a few megabytes); past this it is not an event but
+# a stream such as /dev/zero, which must not be read into memory to find that out.
+MAX_INPUT = 8 * 1024 * 1024
+
+
+def _read_input(stream: BinaryIO) -> tuple[bytes, str | None]:
+    """At most MAX_INPUT bytes of the event, or the problem that stops it being answered."""
+    try:
+        raw = stream.read(MAX_INPUT + 1)
+    except (OSError, ValueError) as exc:  # a closed or unreadable stdin is bad input like any other
+        return b"", f"cannot read stdin ({exc})"
+    if len(raw) > MAX_INPUT:
+        return b"", f"hook input is larger than {MAX_INPUT // 2**20} MiB; not read"
+    return raw, None
 
 
 def _host(agent: str) -> Any:
@@ -116,10 +127,17 @@ def _write(result: dict[str, Any], stdout: Any) -> None:
 
     text = json.dumps(result, ensure_ascii=False) + "\n"
     try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:  # a file name that is not UTF-8 (see adapters.context.readable)
+        from jitctx.adapters.context import readable
+
+        text = json.dumps(readable(result), ensure_ascii=False) + "\n"
+        data = text.encode("utf-8")
+    try:
         if stdout is not None:
             stdout.write(text)
         else:
-            sys.stdout.buffer.write(text.encode("utf-8"))
+            sys.stdout.buffer.write(data)
             sys.stdout.flush()
     except (OSError, ValueError):  # the agent stopped listening; nothing left to do
         pass
@@ -146,10 +164,12 @@ def fast_main(argv: Sequence[str]) -> int | None:
         else:
             return None
     try:
-        raw = sys.stdin.buffer.read()
+        raw = sys.stdin.buffer.read(MAX_INPUT + 1)  # serve() refuses more; no need to read it all
     except (OSError, ValueError):
         raw = b""
     try:
+        if len(raw) > MAX_INPUT:
+            raise ValueError("too large for the fast lane")
         from jitctx.cli.state import state_dir_path
 
         chosen = state if state is not None else state_dir_path()

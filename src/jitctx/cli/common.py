@@ -118,12 +118,24 @@ def root_for_path(target: str, root_arg: str | None, markers: Sequence[str]) -> 
 
 
 def print_json(document: Any) -> None:
-    json.dump(document, sys.stdout, ensure_ascii=False, indent=2)
-    sys.stdout.write("\n")
+    """One JSON document on stdout, non-ASCII text as is.
+
+    A file name that is not UTF-8 reaches us as a str with a lone surrogate (`caf\\udce9`), which cannot
+    be written as UTF-8; inside a JSON string the backslash escape `\\udce9` is exactly the JSON escape
+    of that str, so the document stays valid UTF-8 and a reader gets the name back byte for byte.
+    """
+    text = json.dumps(document, ensure_ascii=False, indent=2)
+    sys.stdout.write(shown(text) + "\n")
+
+
+def shown(text: str) -> str:
+    """`text` writable as UTF-8: each lone surrogate (a byte of a file name that is not UTF-8) becomes
+    its backslash escape, `caf\\udce9`, instead of an exception."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def warn(message: str) -> None:
-    print(f"jitctx: warning: {message}", file=sys.stderr)
+    print(f"jitctx: warning: {shown(message)}", file=sys.stderr)
 
 
 def count(number: int, noun: str) -> str:
@@ -141,7 +153,7 @@ def count(number: int, noun: str) -> str:
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]], *, right: Sequence[int] = ()) -> str:
     """An aligned plain-text table; columns listed in `right` are right-aligned (numbers)."""
-    cells = [[str(h) for h in headers], *[[str(c) for c in row] for row in rows]]
+    cells = [[shown(str(h)) for h in headers], *[[shown(str(c)) for c in row] for row in rows]]
     widths = [max(display_width(row[i]) for row in cells) for i in range(len(headers))]
     lines = []
     for row in cells:

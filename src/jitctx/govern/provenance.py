@@ -142,7 +142,10 @@ def fingerprints(files: Iterable[InstructionFile]) -> tuple[Fingerprint, ...]:
 def render_lock(files: Iterable[Fingerprint]) -> str:
     """The lock file's text: stable key order, sorted paths, one trailing newline."""
     document = {"version": LOCK_VERSION, "files": [f.to_json() for f in sorted(files, key=lambda f: f.path)]}
-    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+    text = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+    # A path that is not UTF-8 holds a lone surrogate; its backslash escape is the JSON escape of it, so
+    # the lock stays UTF-8 and reads back as the same path.
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def parse_lock(text: str, where: str) -> Lock:
@@ -238,10 +241,12 @@ def merge_for_write(lock: Lock | None, current: Iterable[Fingerprint]) -> tuple[
 
 
 def write_lock(path: str, text: str) -> bool:
-    """Write `text` atomically (temp file in the same folder, then os.replace); False when already equal."""
+    """Write `text` atomically (temp file in the same folder, then os.replace); False when already equal.
+    Whatever goes wrong, no temp file is left behind."""
+    data = text.encode("utf-8")  # before any file is touched: text that is not UTF-8 writes nothing
     try:
         with open(path, "rb") as handle:
-            if handle.read() == text.encode("utf-8"):
+            if handle.read() == data:
                 return False
         mode: int | None = os.stat(path).st_mode & 0o777
     except FileNotFoundError:
@@ -255,16 +260,18 @@ def write_lock(path: str, text: str) -> bool:
         raise LockError(f"cannot write the lock file in {folder}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(text.encode("utf-8"))
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         # mkstemp creates 0600; a lock file is meant to be committed and read by everyone.
         os.chmod(temp, mode if mode is not None else 0o644)
         os.replace(temp, path)
-    except OSError as exc:
+    except BaseException as exc:  # an interrupt too: never leave the temp file
         try:
             os.unlink(temp)
         except OSError:
             pass
-        raise LockError(f"{path}: cannot be written ({exc.strerror or exc})") from None
+        if isinstance(exc, OSError):
+            raise LockError(f"{path}: cannot be written ({exc.strerror or exc})") from None
+        raise
     return True

@@ -7,6 +7,7 @@ default level), so a UI can show the rule's help even for findings from earlier 
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -73,7 +74,8 @@ def _location(place: Location, end_line: int | None) -> dict[str, Any]:
     region: dict[str, Any] = {"startLine": max(1, place.line)}
     if end_line is not None and end_line > place.line:
         region["endLine"] = end_line
-    artifact: dict[str, Any] = {"uri": quote(place.file, safe="/")}
+    # The name's own bytes, percent-encoded: a name that is not UTF-8 (`caf\xe9`) has no UTF-8 to quote.
+    artifact: dict[str, Any] = {"uri": quote(os.fsencode(place.file), safe="/")}
     if not place.file.startswith("/"):
         artifact["uriBaseId"] = ROOT_BASE_ID
     else:
