@@ -18,6 +18,9 @@ class RulesDir:
 
     path: str  # POSIX, relative to the project root (or to the home directory for user rules)
     suffix: str  # file names must end with this
+    # Also read in subdirectories (`pkg/.claude/rules`): such a rule belongs to the directory that holds the
+    # folder, loads when that directory is walked, and its scope is relative to that directory.
+    nested: bool = False
 
 
 @dataclass(frozen=True)
@@ -28,6 +31,9 @@ class Profile:
     summary: str
     # Candidate names checked in every directory of a chain, lowest priority first.
     dir_files: tuple[str, ...]
+    # Per directory, (name, unless): `name` is read only where the directory has no `unless` file
+    # (Claude Code reads AGENTS.md where there is no CLAUDE.md).
+    fallback_files: tuple[tuple[str, str], ...] = ()
     # Loaded after everything else of the project (the `local` tier), per directory.
     local_files: tuple[str, ...] = ()
     # Checked at the project root only (e.g. `.github/copilot-instructions.md`).
@@ -54,8 +60,8 @@ class Profile:
 _CLAUDE_MANAGED = ("/etc/claude-code/CLAUDE.md", "/Library/Application Support/ClaudeCode/CLAUDE.md")
 _SCOPE_KEYS = ("paths", "globs", "applyTo", "fileMatchPattern")
 
-CLAUDE_RULES = RulesDir(".claude/rules", ".md")
-CURSOR_RULES = RulesDir(".cursor/rules", ".mdc")
+CLAUDE_RULES = RulesDir(".claude/rules", ".md", nested=True)
+CURSOR_RULES = RulesDir(".cursor/rules", ".mdc", nested=True)
 COPILOT_RULES = RulesDir(".github/instructions", ".instructions.md")
 KIRO_RULES = RulesDir(".kiro/steering", ".md")
 
@@ -86,6 +92,8 @@ PROFILES: dict[str, Profile] = {
             name="claude-code",
             summary="Claude Code: CLAUDE.md chain, .claude/rules, CLAUDE.local.md",
             dir_files=("CLAUDE.md", ".claude/CLAUDE.md"),
+            # Since Claude Code 2.1.277; a CLAUDE.md that links to AGENTS.md is read as CLAUDE.md.
+            fallback_files=(("AGENTS.md", "CLAUDE.md"),),
             local_files=("CLAUDE.local.md",),
             rules_dirs=(CLAUDE_RULES,),
             user_files=(".claude/CLAUDE.md",),
@@ -94,7 +102,7 @@ PROFILES: dict[str, Profile] = {
             scope_keys=("paths",),
             render="claude",
             glob_dialect="gitignore",
-            native_files=("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"),
+            native_files=("CLAUDE.md", ".claude/CLAUDE.md", "AGENTS.md", "CLAUDE.local.md"),
         ),
         Profile(
             name="codex",

@@ -23,7 +23,9 @@ class Candidate:
     path: str  # absolute
     tier: Tier
     from_rules_dir: bool = False
-    base: str = "root"  # scopes of user and managed rules are relative to the cwd
+    # What a scope is relative to: "root", "cwd" (user and managed rules) or "dir" (a rule of a nested
+    # rules folder: relative to `directory`, the directory that holds the folder).
+    base: str = "root"
     directory: str | None = None  # the chain directory a per-directory candidate belongs to
 
 
@@ -60,8 +62,11 @@ class Project:
         self._rules: list[Candidate] | None = None
         # Subfolders candidate names live in (".claude" for ".claude/CLAUDE.md"), in any directory and at
         # the root; fixed by the profile, so worked out once (restore and every scan ask for them).
-        self._subfolders = _subfolders(self.profile.dir_files)
-        self._root_subfolders = _subfolders((*self.profile.dir_files, *self.profile.root_files))
+        nested_rules = tuple(f"{f.path}/{f.suffix}" for f in self.profile.rules_dirs if f.nested)
+        self._subfolders = _subfolders((*self.profile.dir_files, *nested_rules))
+        self._root_subfolders = _subfolders(
+            (*self.profile.dir_files, *nested_rules, *self.profile.root_files)
+        )
 
     @property
     def max_bytes(self) -> int:
@@ -144,6 +149,11 @@ class Project:
     def dir_candidates(self, directory: str) -> list[Candidate]:
         """Candidate files of one directory, lowest priority first (without the local tier)."""
         names = list(self.profile.dir_files)
+        names.extend(
+            name
+            for name, unless in self.profile.fallback_files
+            if not os.path.lexists(os.path.join(directory, unless))
+        )
         if directory == self.root:
             names.extend(self.profile.root_files)
         found = [
@@ -154,6 +164,20 @@ class Project:
                 if os.path.isfile(candidate.path):
                     return [candidate]
             return []
+        return found
+
+    def nested_rule_candidates(self, directory: str) -> list[Candidate]:
+        """Rules of the nested rules folders of one directory below the root (`pkg/.claude/rules/*.md`);
+        the root's own rules folders are `rule_candidates`."""
+        if directory == self.root:
+            return []
+        found: list[Candidate] = []
+        for folder in self.profile.rules_dirs:
+            if folder.nested:
+                found.extend(
+                    Candidate(p, Tier.PROJECT, from_rules_dir=True, base="dir", directory=directory)
+                    for p in _rule_files(directory, folder)
+                )
         return found
 
     def listing_paths(self, directory: str) -> list[str]:
@@ -192,7 +216,9 @@ class Project:
         files: list[InstructionFile] = []
         skips: list[Skip] = []
         candidates = [
-            c for d in _walk_dirs(self.root) for c in self.dir_candidates(d) + self.local_candidates(d)
+            c
+            for d in _walk_dirs(self.root)
+            for c in self.dir_candidates(d) + self.nested_rule_candidates(d) + self.local_candidates(d)
         ]
         candidates.extend(c for c in self.rule_candidates() if c.tier is Tier.PROJECT)
         seen: set[tuple[int, int]] = set()

@@ -19,7 +19,9 @@ def feed(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
 
 @pytest.fixture
 def root(tree: Any) -> Path:
-    built: Path = tree({".git/HEAD": "x\n", "AGENTS.md": "# guide\n", "src/a.py": ""})
+    built: Path = tree(
+        {".git/HEAD": "x\n", "CLAUDE.md": "# claude\n", "AGENTS.md": "# guide\n", "src/a.py": ""}
+    )
     return built
 
 
@@ -43,7 +45,9 @@ def test_state_dir_option(
 ) -> None:
     feed(monkeypatch, start_event(root))
     assert main(["hook", "codex", "--state-dir", str(tmp_path / "elsewhere")]) == 0
-    assert json.loads(capsys.readouterr().out) == {}  # Codex reads AGENTS.md at the root itself
+    context = json.loads(capsys.readouterr().out)["hookSpecificOutput"]["additionalContext"]
+    assert "Contents of CLAUDE.md" in context  # Codex reads AGENTS.md at the root itself, not CLAUDE.md
+    assert "Contents of AGENTS.md" not in context
     assert (tmp_path / "elsewhere" / "sessions" / "codex.cli.json").is_file()
 
 

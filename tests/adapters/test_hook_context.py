@@ -162,7 +162,8 @@ def native_row(
         ("claude-code", "CLAUDE.md", None, ROOT, True),
         ("claude-code", ".claude/CLAUDE.md", None, ROOT, True),
         ("claude-code", "CLAUDE.local.md", None, ROOT, True),
-        ("claude-code", "AGENTS.md", None, ROOT, False),
+        # AGENTS.md where the directory has no CLAUDE.md (Claude Code 2.1.277 on; see the test below).
+        ("claude-code", "AGENTS.md", None, ROOT, True),
         ("claude-code", "GEMINI.md", None, ROOT, False),
         ("claude-code", "src/CLAUDE.md", None, ROOT, False),
         ("claude-code", "src/CLAUDE.md", None, f"{ROOT}/src/ui", True),
@@ -175,7 +176,8 @@ def native_row(
         ("claude-code", "src/CLAUDE.md", "Write", ROOT, False),
         ("claude-code", "src/CLAUDE.md", "Edit", ROOT, False),
         ("claude-code", "src/CLAUDE.md", "Bash", ROOT, False),
-        ("claude-code", "src/AGENTS.md", "Read", ROOT, False),
+        ("claude-code", "src/AGENTS.md", "Read", ROOT, True),
+        ("claude-code", "src/AGENTS.md", "Bash", ROOT, False),
         ("claude-code", ".claude/rules/a.md", "Read", ROOT, True),
         ("claude-code", ".claude/rules/a.md", "Write", ROOT, True),  # unconditional: loaded at start
         ("claude-code", "CLAUDE.md", "Write", ROOT, True),
@@ -214,8 +216,8 @@ def test_imports_follow_the_file_that_imports_them() -> None:
     root_file = load("CLAUDE.md", reason=LoadReason.SESSION_START)
     imported = load("docs/conventions.md", reason=LoadReason.INCLUDE, parent="CLAUDE.md")
     assert claude.native(root_file, None, parents) and claude.native(imported, None, parents)
-    from_agents = load("docs/api.md", reason=LoadReason.INCLUDE, parent="AGENTS.md")
-    assert not claude.native(from_agents, None, set())
+    from_gemini = load("docs/api.md", reason=LoadReason.INCLUDE, parent="GEMINI.md")
+    assert not claude.native(from_gemini, None, set())
     # The importing file loaded in an earlier call: judged by its path.
     assert claude.native(imported, None, set())
 
@@ -227,3 +229,23 @@ def test_a_cwd_outside_the_root_counts_as_the_root() -> None:
 
 def test_payload_fixtures_exist() -> None:
     assert (Path(__file__).parent / "payloads" / "claude_post_tool_use_read.json").is_file()
+
+
+def test_agents_md_beside_a_claude_md_is_left_to_jitctx(tmp_path: Path) -> None:
+    """Claude Code reads AGENTS.md only where the directory has no CLAUDE.md; beside one (or beside a
+    CLAUDE.md that links to it), AGENTS.md is jitctx's to send, so it never arrives twice or never."""
+    root = tmp_path / "proj"
+    (root / "src").mkdir(parents=True)
+    (root / "AGENTS.md").write_text("# a\n", encoding="utf-8")
+    (root / "CLAUDE.md").write_text("# c\n", encoding="utf-8")
+    (root / "src" / "AGENTS.md").write_text("# s\n", encoding="utf-8")
+    claude = HostFiles(get_profile("claude-code"), str(root), str(root), None)
+
+    def native(display: str, tool: str | None) -> bool:
+        the_load = load(display, root=str(root))
+        return claude.native(the_load, tool, set())
+
+    assert native("AGENTS.md", None) is False  # CLAUDE.md is there: Claude Code reads that instead
+    assert native("src/AGENTS.md", "Read") is True  # no CLAUDE.md in src/
+    (root / "src" / "CLAUDE.md").symlink_to(root / "src" / "AGENTS.md")
+    assert native("src/AGENTS.md", "Read") is False  # read as src/CLAUDE.md, which jitctx loads instead

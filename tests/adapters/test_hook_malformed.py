@@ -55,7 +55,7 @@ CASES: list[tuple[str, Any, str]] = [
 def test_bad_input_answers_empty_and_exits_zero(
     name: str, stdin: Any, logged: str, tree: Any, run_hook_process: Any, hook_env: dict[str, str]
 ) -> None:
-    root = tree({".git/HEAD": "x\n", "AGENTS.md": "# guide\n"})
+    root = tree({".git/HEAD": "x\n", "CLAUDE.md": "# claude\n", "AGENTS.md": "# guide\n"})
     data = good(root, **stdin) if isinstance(stdin, dict) else stdin
     code, answer, stderr = run_hook_process("claude-code", data)
     assert code == 0
@@ -69,7 +69,7 @@ def test_bad_input_answers_empty_and_exits_zero(
 def test_a_hostile_session_id_stays_inside_the_state_dir(
     tmp_path: Path, tree: Any, run_hook_process: Any, hook_env: dict[str, str], answers: Any
 ) -> None:
-    root = tree({".git/HEAD": "x\n", "AGENTS.md": "# guide\n"})
+    root = tree({".git/HEAD": "x\n", "CLAUDE.md": "# claude\n", "AGENTS.md": "# guide\n"})
     for hostile in ["../../x", "/etc/passwd", "a/b", "..", "\x00", "é" * 300]:
         code, answer, stderr = run_hook_process("claude-code", good(root, session_id=hostile))
         assert code == 0 and stderr == ""
@@ -82,7 +82,7 @@ def test_a_hostile_session_id_stays_inside_the_state_dir(
 
 
 def test_an_unwritable_state_dir_still_answers(tree: Any, tmp_path: Path, hook_env: dict[str, str]) -> None:
-    root = tree({".git/HEAD": "x\n", "AGENTS.md": "# guide\n"})
+    root = tree({".git/HEAD": "x\n", "CLAUDE.md": "# claude\n", "AGENTS.md": "# guide\n"})
     blocked = tmp_path / "not-a-dir"
     blocked.write_text("a file where the state dir should be\n", encoding="utf-8")
     done = subprocess.run(
@@ -99,7 +99,7 @@ def test_an_unwritable_state_dir_still_answers(tree: Any, tmp_path: Path, hook_e
 
 
 def test_codex_bad_input_is_answered_the_same_way(tree: Any, run_hook_process: Any) -> None:
-    root = tree({".git/HEAD": "x\n", "AGENTS.md": "# guide\n"})
+    root = tree({".git/HEAD": "x\n", "CLAUDE.md": "# claude\n", "AGENTS.md": "# guide\n"})
     for data in [b"", b"nope", good(root, hook_event_name="InstructionsLoaded"), good(root, tool_input=3)]:
         code, answer, _ = run_hook_process("codex", data)
         assert (code, answer) == (0, {})

@@ -121,3 +121,29 @@ def test_a_shell_read_outside_the_project_loads_nothing(
     (outside / "a.txt").write_text("a\n", encoding="utf-8")
     call_hook("claude-code", event(project, "s", "SessionStart", source="startup"), use_git=False)
     assert call_hook("claude-code", bash(project, "s", f"cat {outside / 'a.txt'}"), use_git=False) == {}
+
+
+def test_nested_rules_are_claude_codes_own_where_it_reads_them(
+    tree: Any, call_hook: Any, answers: Any
+) -> None:
+    """Claude Code reads a directory's `.claude/rules`: the unconditional ones for the directories from
+    the root to where it started, the scoped ones after its Read. jitctx sends them after other tools."""
+    root: Path = tree(
+        {
+            ".git/HEAD": "ref: refs/heads/main\n",
+            "pkg/.claude/rules/always.md": "# Pkg always\n",
+            "pkg/.claude/rules/tsx.md": '---\npaths: ["src/**/*.tsx"]\n---\n# Pkg TSX\n',
+            "pkg/src/a.tsx": "",
+            "pkg/src/b.tsx": "",
+        }
+    )
+    call_hook("claude-code", event(root / "pkg", "s", "SessionStart", source="startup"), use_git=False)
+    assert call_hook("claude-code", bash(root / "pkg", "s", "touch src/new.py"), use_git=False) == {}
+    write = call_hook("claude-code", bash(root / "pkg", "s", "cat src/a.tsx"), use_git=False)
+    assert answers.sent(write) == ["pkg/.claude/rules/tsx.md"]
+
+    call_hook("claude-code", event(root, "r", "SessionStart", source="startup"), use_git=False)
+    read = event(
+        root, "r", "PostToolUse", tool_name="Read", tool_input={"file_path": str(root / "pkg/src/b.tsx")}
+    )
+    assert call_hook("claude-code", read, use_git=False) == {}  # Claude Code loaded both on its Read

@@ -24,6 +24,13 @@ def read(root: Path, rel: str) -> dict[str, Any]:
                  tool_response={})  # fmt: skip
 
 
+def shell_read(root: Path, rel: str) -> dict[str, Any]:
+    """A read through the shell: Claude Code loads nothing by itself on it, so what applies is jitctx's to
+    send (after its Read tool, Claude Code reads nested AGENTS.md files itself)."""
+    return event(root, "PostToolUse", tool_name="Bash", tool_input={"command": f"cat {root / rel}"},
+                 tool_response={})  # fmt: skip
+
+
 def records(state: Path) -> list[dict[str, Any]]:
     lines = [
         line for path in sorted((state / "events").glob("*.jsonl")) for line in path.read_text().splitlines()
@@ -43,12 +50,12 @@ def test_warm_read_is_answered_quickly_and_recorded(
 ) -> None:
     state = Path(hook_env["JITCTX_STATE_DIR"])
     run_hook_process("claude-code", event(project, "SessionStart", source="startup"))
-    code, answer, _ = run_hook_process("claude-code", read(project, "src/api/users.ts"))
+    code, answer, _ = run_hook_process("claude-code", shell_read(project, "src/api/users.ts"))
     assert code == 0 and "src/api/AGENTS.md" in json.dumps(answer)  # the engine loaded it
-    raw = json.dumps(read(project, "src/api/users.ts")).encode()
+    raw = json.dumps(shell_read(project, "src/api/users.ts")).encode()
     assert try_quick("claude-code", raw, str(state))  # warm now: the fast lane can answer
     engine_miss = next(r for r in records(state) if r["kind"] == "discovery")
-    code, answer, _ = run_hook_process("claude-code", read(project, "src/api/users.ts"))
+    code, answer, _ = run_hook_process("claude-code", shell_read(project, "src/api/users.ts"))
     assert (code, answer) == (0, {})
     quick_miss = records(state)[-1]
     assert quick_miss["kind"] == "discovery" and quick_miss["hit"] is False
@@ -60,11 +67,11 @@ def test_the_fast_lane_defers_whenever_something_changed(project: Path, hook_env
                                                          run_hook_process: Any) -> None:  # fmt: skip
     state = Path(hook_env["JITCTX_STATE_DIR"])
     run_hook_process("claude-code", event(project, "SessionStart", source="startup"))
-    run_hook_process("claude-code", read(project, "src/api/users.ts"))
+    run_hook_process("claude-code", shell_read(project, "src/api/users.ts"))
     (project / "src/api/AGENTS.md").write_text("API rules, version 2\n")
-    raw = json.dumps(read(project, "src/api/users.ts")).encode()
+    raw = json.dumps(shell_read(project, "src/api/users.ts")).encode()
     assert not try_quick("claude-code", raw, str(state))
-    _, answer, _ = run_hook_process("claude-code", read(project, "src/api/users.ts"))
+    _, answer, _ = run_hook_process("claude-code", shell_read(project, "src/api/users.ts"))
     assert "version 2" in json.dumps(answer)  # the engine re-sent the edited file
 
 
@@ -97,12 +104,12 @@ def test_an_agents_md_created_in_a_warm_directory_reaches_the_agent(
 ) -> None:
     state = Path(hook_env["JITCTX_STATE_DIR"])
     run_hook_process("claude-code", event(project, "SessionStart", source="startup"))
-    run_hook_process("claude-code", read(project, "tools/gen.py"))
-    raw = json.dumps(read(project, "tools/gen.py")).encode()
+    run_hook_process("claude-code", shell_read(project, "tools/gen.py"))
+    raw = json.dumps(shell_read(project, "tools/gen.py")).encode()
     assert try_quick("claude-code", raw, str(state))  # warm: nothing new can load there
     (project / "tools/AGENTS.md").write_text("TOOLS_RULE: run gen.py with --check\n")
     assert not try_quick("claude-code", raw, str(state))  # the listing changed: the engine looks
-    code, answer, _ = run_hook_process("claude-code", read(project, "tools/gen.py"))
+    code, answer, _ = run_hook_process("claude-code", shell_read(project, "tools/gen.py"))
     assert code == 0 and "TOOLS_RULE" in json.dumps(answer)
 
 
@@ -110,10 +117,10 @@ def test_the_agent_is_told_when_a_rule_it_holds_is_gone(
     project: Path, hook_env: dict[str, str], run_hook_process: Any
 ) -> None:
     run_hook_process("claude-code", event(project, "SessionStart", source="startup"))
-    code, answer, _ = run_hook_process("claude-code", read(project, "src/api/users.ts"))
+    code, answer, _ = run_hook_process("claude-code", shell_read(project, "src/api/users.ts"))
     assert "src/api/AGENTS.md" in json.dumps(answer)
     (project / "src/api/AGENTS.md").unlink()
-    code, answer, _ = run_hook_process("claude-code", read(project, "src/api/users.ts"))
+    code, answer, _ = run_hook_process("claude-code", shell_read(project, "src/api/users.ts"))
     context = answer["hookSpecificOutput"]["additionalContext"]
     assert code == 0 and "src/api/AGENTS.md left this session" in context
     assert "no longer apply" in context

@@ -178,6 +178,7 @@ def test_the_installed_command_answers_a_hook(
     command = settings["hooks"]["PostToolUse"][0]["hooks"][0]["command"]
     assert command.startswith("jitctx ") is on_path
     (project / "AGENTS.md").write_text("# guide\n")
+    (project / "CLAUDE.md").write_text("# claude\n")  # Claude Code reads CLAUDE.md here, not AGENTS.md
     event = {"session_id": "i", "cwd": str(project), "hook_event_name": "SessionStart", "source": "startup"}
     done = subprocess.run(
         ["/bin/sh", "-c", command],

@@ -47,7 +47,9 @@ class HostFiles:
             chain.add("/".join(parts[:depth]))
         self.cwd_chain = frozenset(chain)  # root-relative directories from the root down to the cwd
         # Longest first: `.claude/CLAUDE.md` must not be read as `CLAUDE.md` in a folder called `.claude`.
-        self.dir_names = sorted((*host.dir_files, *host.local_files), key=len, reverse=True)
+        fallbacks = tuple(name for name, _ in host.fallback_files)
+        self.dir_names = sorted((*host.dir_files, *fallbacks, *host.local_files), key=len, reverse=True)
+        self.unless = dict(host.fallback_files)
         self.read_tools = NATIVE_READ_TOOLS.get(host.name, frozenset())
 
     # -- what kind of file is it, for this host? --------------------------------------------------------
@@ -56,17 +58,34 @@ class HostFiles:
         """The root-relative directory of a per-directory file the host knows by name, else None."""
         for name in self.dir_names:
             if rel == name:
-                return ""
-            if rel.endswith("/" + name):
-                return rel[: -len(name) - 1]
+                directory = ""
+            elif rel.endswith("/" + name):
+                directory = rel[: -len(name) - 1]
+            else:
+                continue
+            unless = self.unless.get(name)
+            if unless is not None and os.path.lexists(os.path.join(self.root, directory, unless)):
+                return None  # the host reads `unless` there instead (AGENTS.md beside a CLAUDE.md)
+            return directory
         return None
 
     @staticmethod
     def _in_rules(rel: str, folders: tuple[RulesDir, ...]) -> bool:
         return any(rel.startswith(f.path + "/") and rel.endswith(f.suffix) for f in folders)
 
+    def _nested_rule_dir(self, rel: str) -> str | None:
+        """The root-relative directory holding the nested rules folder `rel` is in (`pkg` for
+        `pkg/.claude/rules/a.md`), else None."""
+        for folder in self.host.rules_dirs:
+            marker = f"/{folder.path}/"
+            at = rel.find(marker)
+            if folder.nested and at > 0 and rel.endswith(folder.suffix):
+                return rel[:at]
+        return None
+
     def _place(self, file: InstructionFile) -> tuple[str, str | None]:
-        """('dir', directory) | ('rule', None) | ('user', None) | ('managed', None) | ('foreign', None)."""
+        """('dir', directory) | ('rule', None) | ('dir_rule', directory) | ('user', None) |
+        ('managed', None) | ('foreign', None)."""
         if file.tier is Tier.MANAGED:
             return ("managed", None) if os.path.realpath(file.path) in self.managed else ("foreign", None)
         if file.tier is Tier.USER:
@@ -83,6 +102,9 @@ class HostFiles:
             return "dir", ""
         if self._in_rules(rel, self.host.rules_dirs):
             return "rule", None
+        nested = self._nested_rule_dir(rel)
+        if nested is not None:
+            return "dir_rule", nested
         directory = self._dir_file(rel)
         return ("dir", directory) if directory is not None else ("foreign", None)
 
@@ -95,6 +117,8 @@ class HostFiles:
             return True
         if kind == "rule":
             return not file.conditional
+        if kind == "dir_rule":
+            return not file.conditional and directory in self.cwd_chain
         if kind == "dir":
             return directory in self.cwd_chain
         return False
@@ -105,7 +129,7 @@ class HostFiles:
             return True
         if not self.host.native_jit or tool_name not in self.read_tools:
             return False
-        return self._place(file)[0] in ("dir", "rule")
+        return self._place(file)[0] in ("dir", "rule", "dir_rule")
 
     def native(self, load: Load, tool_name: str | None, native_parents: set[str]) -> bool:
         """Whether the host has this load without jitctx; `native_parents` collects native displays so

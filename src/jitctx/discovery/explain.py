@@ -109,6 +109,17 @@ def _chain_of(rel: str) -> set[str]:
     return dirs
 
 
+def _nested_rules_home(file: InstructionFile, project: Project) -> str | None:
+    """The directory whose nested rules folder holds `file` (`pkg` for `pkg/.claude/rules/a.md`)."""
+    if not file.from_rules_dir:
+        return None
+    for folder in project.profile.rules_dirs:
+        at = file.display.find(f"/{folder.path}/")
+        if folder.nested and at > 0:
+            return file.display[:at]
+    return None
+
+
 def _directory_of(file: InstructionFile) -> str:
     parent = os.path.dirname(file.display)
     if os.path.basename(parent) == ".claude":
@@ -125,16 +136,20 @@ def _why_not(file: InstructionFile, rel: str | None, chain: set[str], project: P
         )
     if rel is None:
         return Verdict(file.display, False, "off_chain", "the touched path is outside the project")
-    on_chain = file.from_rules_dir or _directory_of(file) in chain
+    home = _nested_rules_home(file, project)
+    on_chain = home in chain if home is not None else file.from_rules_dir or _directory_of(file) in chain
     if not on_chain:
-        where = _directory_of(file) or "."
+        where = home or _directory_of(file) or "."
         return Verdict(
             file.display, False, "off_chain",
             f"directory {where}/ is never walked when {rel} is touched; it loads when a path under it is",
         )  # fmt: skip
     if file.scope is not None:
+        # A nested rule's scope is relative to the directory that holds its rules folder.
+        against = rel[len(home) + 1 :] if home else rel
         return Verdict(
             file.display, False, "scope_mismatch",
-            f"scope {list(file.scope.patterns)} does not match {rel}", globs=file.scope.patterns, against=rel,
+            f"scope {list(file.scope.patterns)} does not match {against}", globs=file.scope.patterns,
+            against=against,
         )  # fmt: skip
     return Verdict(file.display, False, "native", f"not read by the {project.profile.name} profile here")

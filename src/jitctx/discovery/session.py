@@ -214,7 +214,8 @@ class Session:
 
         def match_signals(scope: Scope, candidate: Candidate) -> str | None:
             for signal in signals.all:
-                if scope_matches(scope.regex, self._scope_path(signal, candidate)):
+                target = self._scope_path(signal, candidate)
+                if target is not None and scope_matches(scope.regex, target):
                     return signal
             return None
 
@@ -333,7 +334,7 @@ class Session:
 
         def match_path(scope: Scope, candidate: Candidate) -> str | None:
             target = rel if candidate.base == "root" else self._scope_path(rel, candidate)
-            return rel if scope_matches(scope.regex, target) else None
+            return rel if target is not None and scope_matches(scope.regex, target) else None
 
         for directory in self._chain(start_dir):
             watch = state.scanned.get(directory)
@@ -406,7 +407,7 @@ class Session:
     ) -> None:
         # Taken before the candidates are read: a file created meanwhile makes the next touch look again.
         watch = watch_list(self.project.listing_paths(directory))
-        candidates = self.project.dir_candidates(directory)
+        candidates = self.project.dir_candidates(directory) + self.project.nested_rule_candidates(directory)
         if self.project.profile.first_match_per_dir:
             # One file per directory: one that a new first match (AGENTS.override.md) displaced leaves.
             current = {candidate.path for candidate in candidates}
@@ -507,13 +508,27 @@ class Session:
         work.loads.append(Load(file, reason, trigger=trigger, globs=globs))
         include_imports(self.project, file, state, work)
 
-    def _scope_path(self, rel: str, candidate: Candidate) -> str:
-        """Project scopes match paths relative to the root; user and managed rules, relative to the cwd."""
+    def _scope_path(self, rel: str, candidate: Candidate) -> str | None:
+        """Project scopes match paths relative to the root; user and managed rules, relative to the cwd; a
+        nested rule, relative to its directory (None: the path is not under that directory)."""
         if candidate.base == "root":
             return rel
+        if candidate.base == "dir" and candidate.directory is not None:
+            return _under(rel, relative_posix(candidate.directory, self.project.root))
         trailing = "/" if rel.endswith("/") else ""
         absolute = os.path.join(self.project.root, *rel.rstrip("/").split("/"))
         return os.path.relpath(absolute, self.cwd).replace(os.sep, "/") + trailing
+
+
+def _under(rel: str, directory: str) -> str | None:
+    """Root-relative `rel` relative to root-relative `directory`, None when it is not below it."""
+    if not directory:
+        return rel
+    return (
+        rel[len(directory) + 1 :]
+        if rel.startswith(directory + "/") and len(rel) > len(directory) + 1
+        else None
+    )
 
 
 def merge_discoveries(trigger: str, steps: list[Discovery], channel: str = "main") -> Discovery:
