@@ -30,6 +30,8 @@ if TYPE_CHECKING:  # imported where used: the hook path loads only what an event
     from jitctx.telemetry.store import EventStore
 
 Answer = dict[str, Any]
+# Writes one answer where the agent reads it; raises OSError or ValueError when it could not.
+Deliver = Callable[[Answer], None]
 # The host's tool name and input -> the name and input the touched-paths registry understands.
 ToolMapper = Callable[[str, Mapping[str, Any]], tuple[str, Mapping[str, Any]]]
 DISCOVERY_PROFILE = "jitctx"
@@ -58,22 +60,40 @@ class HookEnv(NamedTuple):
 
 
 def run_hook(
-    host: Host, raw: bytes | str, env: HookEnv, report: Callable[[str], None] | None = None
+    host: Host,
+    raw: bytes | str,
+    env: HookEnv,
+    report: Callable[[str], None] | None = None,
+    deliver: Deliver | None = None,
 ) -> Answer:
     """The answer to one hook event given as raw JSON; `{}` when there is nothing to add or on error.
-    Errors go to the hook log and, when given, to `report` (one line)."""
+    Errors go to the hook log and, when given, to `report` (one line).
+
+    With `deliver`, the answer is handed to it while the session is still locked, and the session state is
+    saved only after it returned: a file counts as sent once its answer was written, so a process killed
+    in between, or an answer that could not be written (`deliver` raised), sends it again next time
+    rather than never. Every answer goes through `deliver` exactly once.
+    """
+    engine: Engine | None = None
     try:
         payload = json.loads(raw) if raw and raw.strip() else None
         if not isinstance(payload, dict):
             what = "empty input" if payload is None else f"a JSON {type(payload).__name__}"
             raise HookError(f"expected one hook event as a JSON object on stdin, got {what}")
-        return Engine(host, env).answer(payload)
+        engine = Engine(host, env, deliver)
+        result = engine.answer(payload)
     except Exception as exc:  # the hook contract: log it, answer {}, never block the agent
         message = f"{type(exc).__name__}: {exc}"
         log_problem(env.state_dir, host.name, message)
         if report is not None:
             report(f"jitctx hook {host.name}: {' '.join(message.split())} (answered {{}})")
-        return {}
+        result = {}
+    if deliver is not None and (engine is None or not engine.handed_over):
+        try:
+            deliver(result)
+        except (OSError, ValueError):  # the agent stopped listening: nothing was sent, nothing is lost
+            pass
+    return result
 
 
 def log_problem(state_dir: Path, agent: str, message: str) -> None:
@@ -104,9 +124,18 @@ def answer(event: str, text: str) -> Answer:
 class Engine:
     """Answers the events of one host: SessionStart, UserPromptSubmit, PostToolUse, InstructionsLoaded."""
 
-    def __init__(self, host: Host, env: HookEnv) -> None:
+    def __init__(self, host: Host, env: HookEnv, deliver: Deliver | None = None) -> None:
         self.host = host
         self.env = env
+        self.deliver = deliver
+        self.handed_over = False  # `deliver` was called (whether or not it succeeded)
+
+    def _hand_over(self, result: Answer) -> Answer:
+        """Deliver `result` before the session state is saved (called inside the open session)."""
+        if self.deliver is not None:
+            self.handed_over = True
+            self.deliver(result)  # raising here leaves the saved state as it was
+        return result
 
     def answer(self, payload: Mapping[str, Any]) -> Answer:
         event = text_field(payload, "hook_event_name")
@@ -165,7 +194,7 @@ class Engine:
                 context.log_startup(session, loads, signals=("compact",))
             else:
                 loads = []  # a resumed conversation still holds what we sent before
-        return answer("SessionStart", context.fit(loads))
+            return self._hand_over(answer("SessionStart", context.fit(loads)))
 
     def _discover(
         self, event: str, session_id: str, cwd: str, channel: str, paths: list[str], tool: str | None
@@ -185,7 +214,7 @@ class Engine:
             sent = context.outgoing(step.loaded, tool or "")
             context.log_discovery(session, step, sent, channel)
             loads.extend(sent)
-        return answer(event, context.fit(loads, dropped_notes(step.dropped)))
+            return self._hand_over(answer(event, context.fit(loads, dropped_notes(step.dropped))))
 
     def _record_host_load(self, payload: Mapping[str, Any]) -> None:
         """Claude Code's own load, into the same event log (a sub-agent's when `agent_id` is set)."""

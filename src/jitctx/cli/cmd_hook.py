@@ -86,8 +86,9 @@ def serve(
         _report(f"jitctx hook {agent}: {problem} (answered {{}})")
         _write({}, stdout)
         return 0
-    result = run_hook(_host(agent), raw, env, report=_report)
-    _write(result, stdout)
+    # The answer is written before the session state is saved (see run_hook): a file that never reached
+    # the agent is sent again on the next event.
+    run_hook(_host(agent), raw, env, report=_report, deliver=lambda result: _emit(result, stdout))
     return 0
 
 
@@ -123,6 +124,14 @@ def _report(line: str) -> None:
 
 
 def _write(result: dict[str, Any], stdout: Any) -> None:
+    try:
+        _emit(result, stdout)
+    except (OSError, ValueError):  # the agent stopped listening; nothing left to do
+        pass
+
+
+def _emit(result: dict[str, Any], stdout: Any) -> None:
+    """Write and flush one answer; raises OSError or ValueError when it could not be written."""
     import json
 
     text = json.dumps(result, ensure_ascii=False) + "\n"
@@ -133,14 +142,25 @@ def _write(result: dict[str, Any], stdout: Any) -> None:
 
         text = json.dumps(readable(result), ensure_ascii=False) + "\n"
         data = text.encode("utf-8")
+    if stdout is not None:
+        stdout.write(text)
+        stdout.flush()
+        return
+    if sys.stdout is None:  # started with stdout closed
+        raise OSError("stdout is closed")
     try:
-        if stdout is not None:
-            stdout.write(text)
-        else:
-            sys.stdout.buffer.write(data)
-            sys.stdout.flush()
-    except (OSError, ValueError):  # the agent stopped listening; nothing left to do
-        pass
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        # The reader is gone: point stdout at /dev/null so that the flush at exit does not complain too
+        # (the recipe of Python's signal docs for a broken pipe).
+        try:
+            import os
+
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        raise
 
 
 def fast_main(argv: Sequence[str]) -> int | None:
