@@ -13,14 +13,22 @@ from jitctx.touched import affected_paths
 
 HELP = """\
 Every tool an agent calls reports the paths it touched: Read/Write/Edit their file, Glob the static
-prefix of its pattern (or its path), Grep its path only, Bash only the files its command certainly
-writes (redirections, tee, sed -i, cp/mv/install, touch/mkdir; never rm, variables or /tmp), Codex's
-apply_patch the files in its patch headers. Unknown tools report nothing.
+prefix of its pattern (or its path), Grep its path only, Codex's apply_patch the files in its patch
+headers. A shell command (Bash, Codex's exec) reports only what it certainly touches:
+  reads   the file operands of cat, tac, head, tail, nl, wc, less, more, bat, sed (the script is not a
+          file), grep/rg (the pattern is not a path; `rg PATTERN` alone names nothing), ls, tree, and
+          find's starting points;
+  writes  redirections, tee, sed -i, cp/mv/install (the destination), touch, mkdir;
+after literal `cd`s, and inside `bash -c '...'`. Never: variables, globs, `~`, /dev, programs that read or
+write by themselves (python gen.py), options a program's table does not know (the whole command then
+reports nothing), and rm (deliberately: a deleted file's rules serve no later step). Paths outside the
+project are dropped later, by the project boundary. Unknown tools report nothing.
 
 examples:
   jitctx touched --tool Read --input '{"file_path": "src/ui/Footer.tsx"}'
   jitctx touched --tool Glob --input '{"pattern": "src/ui/**/*.tsx"}'
   jitctx touched --tool Bash --input '{"command": "echo hi | tee -a src/api/log.txt"}' --json
+  jitctx touched --tool Bash --input '{"command": "cd src/ui && sed -n 1,80p Footer.tsx"}'
   echo '{"command": ["bash", "-lc", "touch src/new.py"]}' | jitctx touched --tool shell --input -
 """
 
