@@ -1,0 +1,38 @@
+"""Fixtures of the real-client tests: the npm-installed clients (once per session, or a skip that says
+why) and a fresh fixture repository with jitctx's hooks for each client."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e import clients as cl
+from tests.e2e.harness import ClaudeHarness, CodexHarness
+
+_skip_reason: list[str] = []
+
+
+@pytest.fixture(scope="session")
+def clients() -> cl.Clients:
+    found = cl.install_clients()
+    if isinstance(found, str):
+        _skip_reason.append(found)
+        pytest.skip(f"e2e: {found}")
+    return found
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if _skip_reason:
+        terminalreporter.write_line(f"tests/e2e skipped: {_skip_reason[0]}")
+
+
+@pytest.fixture
+def claude(clients: cl.Clients, tmp_path: Path) -> ClaudeHarness:
+    return ClaudeHarness(clients, tmp_path)
+
+
+@pytest.fixture
+def codex(clients: cl.Clients, tmp_path: Path) -> CodexHarness:
+    return CodexHarness(clients, tmp_path)

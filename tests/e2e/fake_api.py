@@ -1,0 +1,355 @@
+"""A scripted model behind the two wire protocols the real clients speak, on 127.0.0.1 only.
+
+`FakeModel` serves the Anthropic Messages API (`POST /v1/messages`, SSE or JSON) for Claude Code and the
+OpenAI Responses API (`POST /v1/responses`, SSE) for Codex. It records every request body and answers from
+a `Script`: a list of steps, each a list of tool calls (several calls in one step are a parallel batch),
+then a final text. Which step a request is at is read from the request itself: every call id the fake
+hands out carries its step (`toolu_main_s2_0`), so the next step is one past the highest step already in
+the conversation. That keeps the fake stateless per conversation, so retries, side requests (titles,
+summaries) and sub-agents running next to the main thread all get the right answer.
+
+A request that offers no tools is a side request of the client (a title, a summary); it gets a short
+text. The server is bounded: it stops answering after `max_requests` requests (a runaway client gets
+HTTP 500 and its run fails), and its thread is a daemon that `close()` shuts down.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+FINAL_TEXT = "Done."
+
+
+@dataclass(frozen=True)
+class Call:
+    """One tool call. `tool` is the client's tool name, or for Codex the abstract `shell` / `apply_patch`
+    that the fake translates to whatever shell or patch tool the client offers in that request."""
+
+    tool: str
+    args: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Script:
+    """What the model does: `steps[k]` is the k-th turn's tool calls; after the last, it says `final`.
+
+    `name` goes into every call id, so two scripts (a main thread and a sub-agent) never read each
+    other's steps. `match` picks the script for a request: a text the request's first user message
+    contains (None: the default script)."""
+
+    steps: Sequence[Sequence[Call]]
+    name: str = "main"
+    match: str | None = None
+    final: str = FINAL_TEXT
+
+
+@dataclass
+class Recorded:
+    path: str
+    body: dict[str, Any]
+    script: str | None  # the script that answered, None for a side request or an error
+
+
+_ID = re.compile(r"(?:toolu|call)_([a-z]+)_s(\d+)_\d+")
+
+
+def next_step(body: Mapping[str, Any], script: Script) -> int:
+    """One past the highest step of `script` whose call ids appear in the conversation so far."""
+    text = json.dumps(body.get("messages") or body.get("input") or [])
+    steps = [int(m.group(2)) for m in _ID.finditer(text) if m.group(1) == script.name]
+    return max(steps) + 1 if steps else 0
+
+
+def first_user_text(body: Mapping[str, Any]) -> str:
+    """The text of the first user message (Anthropic `messages` or Responses `input`)."""
+    for message in body.get("messages") or body.get("input") or []:
+        if not isinstance(message, dict) or message.get("role") != "user":
+            continue
+        content = message.get("content")
+        if isinstance(content, str):
+            return content
+        return "\n".join(str(part.get("text", "")) for part in content or [] if isinstance(part, dict))
+    return ""
+
+
+@dataclass
+class FakeModel:
+    """The server: `with FakeModel(scripts) as model: ... model.base_url ... model.requests`."""
+
+    scripts: Sequence[Script]
+    max_requests: int = 60
+    requests: list[Recorded] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._lock = threading.Lock()
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: Any) -> None:  # quiet: pytest shows the asserts
+                pass
+
+            def do_HEAD(self) -> None:
+                self.send_response(200)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def do_GET(self) -> None:
+                fake._reply_json(self, 200, fake._get(self.path))
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length) if length else b""
+                fake._post(self, raw)
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    # -- lifecycle ---------------------------------------------------------------------------------------
+
+    def __enter__(self) -> FakeModel:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}"
+
+    # -- requests ----------------------------------------------------------------------------------------
+
+    def model_requests(self, script: str = "main") -> list[dict[str, Any]]:
+        """Bodies of the requests answered from `script`, in order."""
+        return [r.body for r in self.requests if r.script == script]
+
+    def _get(self, path: str) -> dict[str, Any]:
+        if path.split("?")[0].rstrip("/").endswith("/models"):
+            return {"data": [], "models": [], "object": "list", "has_more": False}
+        return {}
+
+    def _post(self, handler: BaseHTTPRequestHandler, raw: bytes) -> None:
+        path = handler.path.split("?")[0]
+        try:
+            body = json.loads(raw or b"{}")
+        except ValueError:
+            body = {"_unparsed": raw.decode("utf-8", "replace")}
+        with self._lock:
+            over = len(self.requests) >= self.max_requests
+            record = Recorded(path, body, None)
+            self.requests.append(record)
+        if over:
+            self.errors.append(f"more than {self.max_requests} requests; refusing {path}")
+            self._reply_json(
+                handler, 500, {"error": {"type": "api_error", "message": "request budget spent"}}
+            )
+            return
+        if path.endswith("/count_tokens"):
+            self._reply_json(handler, 200, {"input_tokens": 100})
+            return
+        if not path.endswith(("/messages", "/responses")):
+            self._reply_json(handler, 404, {"error": {"type": "not_found_error", "message": path}})
+            return
+        script = self._script_for(body)
+        calls: Sequence[Call] = ()
+        final = FINAL_TEXT
+        if script is not None:
+            record.script = script.name
+            step = next_step(body, script)
+            calls = script.steps[step] if step < len(script.steps) else ()
+            final = script.final
+            calls = [self._translate(call, body) for call in calls]
+            ids = [f"{script.name}_s{step}_{i}" for i in range(len(calls))]
+        else:
+            ids = []
+        if path.endswith("/messages"):
+            anthropic_reply(handler, body, calls, ids, final)
+        else:
+            responses_reply(handler, calls, ids, final)
+
+    def _script_for(self, body: Mapping[str, Any]) -> Script | None:
+        if not body.get("tools"):
+            return None
+        first = first_user_text(body)
+        for script in self.scripts:
+            if script.match is not None and script.match in first:
+                return script
+        return next((s for s in self.scripts if s.match is None), None)
+
+    @staticmethod
+    def _translate(call: Call, body: Mapping[str, Any]) -> Call:
+        """Codex: the abstract `shell` / `apply_patch` as the tool this request offers."""
+        if "input" not in body:
+            return call
+        offered = {t.get("name"): t for t in body.get("tools") or [] if isinstance(t, dict)}
+        args = dict(call.args)
+        if call.tool == "shell":
+            command = args.pop("command")
+            if "exec_command" in offered:
+                return Call("exec_command", {"cmd": command, **args})
+            if "shell_command" in offered:
+                return Call("shell_command", {"command": command, **args})
+            return Call("shell", {"command": ["bash", "-lc", command], **args})
+        return call
+
+    @staticmethod
+    def _reply_json(handler: BaseHTTPRequestHandler, status: int, document: Any) -> None:
+        data = json.dumps(document).encode()
+        handler.send_response(status)
+        handler.send_header("Content-Type", "application/json")
+        handler.send_header("Content-Length", str(len(data)))
+        handler.end_headers()
+        handler.wfile.write(data)
+
+
+# -- Anthropic Messages API ------------------------------------------------------------------------------
+
+
+def anthropic_reply(
+    handler: BaseHTTPRequestHandler,
+    body: Mapping[str, Any],
+    calls: Sequence[Call],
+    ids: Sequence[str],
+    final: str,
+) -> None:
+    content: list[dict[str, Any]] = [
+        {"type": "tool_use", "id": f"toolu_{i}", "name": c.tool, "input": dict(c.args)}
+        for c, i in zip(calls, ids, strict=True)
+    ]
+    if not calls:
+        content = [{"type": "text", "text": final}]
+    message = {
+        "id": f"msg_{ids[0] if ids else 'final'}",
+        "type": "message",
+        "role": "assistant",
+        "model": body.get("model", "claude-sonnet-4-5"),
+        "content": content,
+        "stop_reason": "tool_use" if calls else "end_turn",
+        "stop_sequence": None,
+        "usage": {"input_tokens": 100, "output_tokens": 10},
+    }
+    if not body.get("stream"):
+        FakeModel._reply_json(handler, 200, message)
+        return
+    events: list[tuple[str, dict[str, Any]]] = [
+        (
+            "message_start",
+            {"type": "message_start", "message": {**message, "content": [], "stop_reason": None}},
+        )
+    ]
+    for index, block in enumerate(content):
+        if block["type"] == "text":
+            start = {**block, "text": ""}
+            delta = {"type": "text_delta", "text": block["text"]}
+        else:
+            start = {**block, "input": {}}
+            delta = {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
+        events += [
+            ("content_block_start", {"type": "content_block_start", "index": index, "content_block": start}),
+            ("content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta}),
+            ("content_block_stop", {"type": "content_block_stop", "index": index}),
+        ]
+    events += [
+        (
+            "message_delta",
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": message["stop_reason"], "stop_sequence": None},
+                "usage": {"output_tokens": 10},
+            },
+        ),
+        ("message_stop", {"type": "message_stop"}),
+    ]
+    send_sse(handler, events)
+
+
+# -- OpenAI Responses API --------------------------------------------------------------------------------
+
+
+def responses_reply(
+    handler: BaseHTTPRequestHandler, calls: Sequence[Call], ids: Sequence[str], final: str
+) -> None:
+    items: list[dict[str, Any]] = []
+    for call, ident in zip(calls, ids, strict=True):
+        if call.tool == "apply_patch":
+            items.append(
+                {
+                    "type": "custom_tool_call",
+                    "id": f"ctc_{ident}",
+                    "call_id": f"call_{ident}",
+                    "name": "apply_patch",
+                    "input": call.args["input"],
+                    "status": "completed",
+                }
+            )
+        else:
+            items.append(
+                {
+                    "type": "function_call",
+                    "id": f"fc_{ident}",
+                    "call_id": f"call_{ident}",
+                    "name": call.tool,
+                    "arguments": json.dumps(dict(call.args)),
+                    "status": "completed",
+                }
+            )
+    if not calls:
+        items.append(
+            {
+                "type": "message",
+                "id": "msg_final",
+                "role": "assistant",
+                "status": "completed",
+                "content": [{"type": "output_text", "text": final, "annotations": []}],
+            }
+        )
+    response_id = f"resp_{ids[0] if ids else 'final'}"
+    events: list[tuple[str, dict[str, Any]]] = [
+        ("response.created", {"type": "response.created", "response": {"id": response_id}})
+    ]
+    for index, item in enumerate(items):
+        events.append(
+            (
+                "response.output_item.done",
+                {"type": "response.output_item.done", "output_index": index, "item": item},
+            )
+        )
+    usage = {
+        "input_tokens": 100,
+        "input_tokens_details": None,
+        "output_tokens": 10,
+        "output_tokens_details": None,
+        "total_tokens": 110,
+    }
+    events.append(
+        (
+            "response.completed",
+            {"type": "response.completed", "response": {"id": response_id, "usage": usage}},
+        )
+    )
+    send_sse(handler, events)
+
+
+def send_sse(handler: BaseHTTPRequestHandler, events: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
+    data = "".join(f"event: {name}\ndata: {json.dumps(payload)}\n\n" for name, payload in events).encode()
+    handler.send_response(200)
+    handler.send_header("Content-Type", "text/event-stream")
+    handler.send_header("Cache-Control", "no-cache")
+    handler.send_header("Content-Length", str(len(data)))
+    handler.end_headers()
+    handler.wfile.write(data)

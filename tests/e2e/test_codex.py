@@ -1,0 +1,66 @@
+"""The real Codex (`codex exec`) with jitctx's hooks, against a scripted model (Responses API).
+
+Codex loads AGENTS.md itself only from the root to the cwd, at start; everything else (nested AGENTS.md,
+CLAUDE.md files, scoped rules) can only reach the model through jitctx's hooks.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.fake_api import Call, Script
+from tests.e2e.harness import CodexHarness
+
+pytestmark = pytest.mark.e2e
+
+NEW_UI_FILE = """\
+*** Begin Patch
+*** Add File: src/ui/New.tsx
++export const New = () => null;
+*** End Patch
+"""
+
+
+def test_h_exec_cat_brings_the_nested_agents_md(codex: CodexHarness) -> None:
+    """(h) exec `cat src/api/users.ts`: Codex itself loaded only the root AGENTS.md; src/api/AGENTS.md and
+    the src/api/** rule arrive through jitctx's PostToolUse hook, once. The root CLAUDE.md, which Codex
+    does not read, comes from jitctx at session start."""
+    outcome = codex.run("Show the users.", [Script([[Call("shell", {"command": "cat src/api/users.ts"})]])])
+    outcome.expect("JX-ROOT-AGENTS", "client")
+    outcome.expect("JX-ROOT-CLAUDE", "hook")
+    outcome.expect("JX-API-AGENTS", "hook")
+    outcome.expect("JX-RULE-API", "hook")
+    outcome.expect("JX-UI-CLAUDE", times=0)
+
+
+def test_i_apply_patch_adding_a_file(codex: CodexHarness) -> None:
+    """(i) apply_patch adds src/ui/New.tsx: src/ui/CLAUDE.md and the src/ui/**/*.tsx rule arrive once."""
+    outcome = codex.run("Add a component.", [Script([[Call("apply_patch", {"input": NEW_UI_FILE})]])])
+    assert (codex.root / "src/ui/New.tsx").exists(), outcome.diagnose()
+    outcome.expect("JX-UI-CLAUDE", "hook")
+    outcome.expect("JX-RULE-COMPONENTS", "hook")
+    outcome.expect("JX-ROOT-AGENTS", "client")
+
+
+def test_j_exec_with_a_workdir_in_a_subdirectory(codex: CodexHarness) -> None:
+    """(j) exec `cat users.ts` with `workdir` src/api: the session started at the root, so Codex holds
+    only the root AGENTS.md; src/api/AGENTS.md must come through the hook (Codex reports the workdir as
+    the event's cwd, and a later command back at the root must not bring it again)."""
+    in_api = Call("shell", {"command": "cat users.ts", "workdir": str(codex.root / "src/api")})
+    again = Call("shell", {"command": "cat src/api/users.ts", "workdir": str(codex.root)})
+    outcome = codex.run("Show the users.", [Script([[in_api], [again]])])
+    outcome.expect("JX-ROOT-AGENTS", "client")
+    outcome.expect("JX-API-AGENTS", "hook")
+    outcome.expect("JX-RULE-API", "hook")
+
+
+def test_parallel_calls_never_send_a_file_twice(codex: CodexHarness) -> None:
+    """Several calls in one response (Codex runs them in parallel): each file arrives once."""
+    batch = [
+        Call("shell", {"command": "cat src/api/users.ts"}),
+        Call("shell", {"command": "head -n 1 src/api/users.ts"}),
+        Call("apply_patch", {"input": NEW_UI_FILE}),
+    ]
+    outcome = codex.run("All at once.", [Script([batch])])
+    for marker in ("JX-API-AGENTS", "JX-RULE-API", "JX-UI-CLAUDE", "JX-RULE-COMPONENTS", "JX-ROOT-CLAUDE"):
+        outcome.expect(marker, "hook")

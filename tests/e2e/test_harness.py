@@ -1,0 +1,126 @@
+"""The e2e harness itself, without the clients: the fake model's two protocols, the evidence reader, and
+the skip when npm cannot provide the clients."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.e2e import clients as cl
+from tests.e2e.evidence import deliveries
+from tests.e2e.fake_api import Call, FakeModel, Script
+
+
+def post(url: str, body: dict[str, object]) -> str:
+    request = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return response.read().decode()
+
+
+TOOLS = [{"name": "Read"}]
+
+
+def test_the_step_is_read_from_the_call_ids_in_the_conversation() -> None:
+    script = Script([[Call("Read", {"file_path": "a"})], [Call("Read", {"file_path": "b"})]])
+    with FakeModel([script]) as model:
+        first = json.loads(post(f"{model.base_url}/v1/messages", {"tools": TOOLS, "messages": []}))
+        assert first["content"][0]["id"] == "toolu_main_s0_0"
+        assert first["content"][0]["input"] == {"file_path": "a"}
+        history = [{"role": "assistant", "content": first["content"]}]
+        second = json.loads(post(f"{model.base_url}/v1/messages", {"tools": TOOLS, "messages": history}))
+        assert second["content"][0]["input"] == {"file_path": "b"}
+        history.append({"role": "assistant", "content": second["content"]})
+        third = json.loads(post(f"{model.base_url}/v1/messages", {"tools": TOOLS, "messages": history}))
+        assert third["content"] == [{"type": "text", "text": "Done."}]
+        side = json.loads(post(f"{model.base_url}/v1/messages", {"messages": history}))
+    assert side["content"][0]["type"] == "text"
+    assert [r.script for r in model.requests] == ["main", "main", "main", None]
+
+
+def test_anthropic_stream_and_responses_stream() -> None:
+    script = Script([[Call("shell", {"command": "ls", "workdir": "/w"})]])
+    with FakeModel([script]) as model:
+        sse = post(f"{model.base_url}/v1/messages", {"tools": TOOLS, "messages": [], "stream": True})
+        offered = [{"type": "function", "name": "exec_command"}]
+        responses = post(f"{model.base_url}/v1/responses", {"tools": offered, "input": [], "stream": True})
+    assert sse.startswith("event: message_start") and '"partial_json": "{\\"command\\": \\"ls\\"' in sse
+    item = next(
+        json.loads(line[6:])["item"]
+        for line in responses.splitlines()
+        if line.startswith("data: ") and "output_item.done" in line
+    )
+    assert item["name"] == "exec_command"
+    assert json.loads(item["arguments"]) == {"cmd": "ls", "workdir": "/w"}
+    assert "response.completed" in responses
+
+
+def test_a_runaway_client_is_refused() -> None:
+    with FakeModel([Script([])], max_requests=1) as model:
+        post(f"{model.base_url}/v1/messages", {"messages": []})
+        with pytest.raises(urllib.error.HTTPError):
+            post(f"{model.base_url}/v1/messages", {"messages": []})
+    assert model.errors
+
+
+def test_routes_of_claude_code_bodies() -> None:
+    body = {
+        "system": [{"type": "text", "text": "base"}],
+        "messages": [
+            {
+                "role": "user",
+                "content": [
+                    {
+                        "type": "text",
+                        "text": "<system-reminder>Contents of /r/CLAUDE.md "
+                        "(project instructions):\n\nMK-A</system-reminder>",
+                    }
+                ],
+            },
+            {
+                "role": "system",
+                "content": "SessionStart hook additional context: Contents of AGENTS.md "
+                "(session start):\n\nMK-B\n\nContents of /r/x/CLAUDE.md:\n\nMK-C",
+            },
+            {
+                "role": "user",
+                "content": [
+                    {"type": "tool_result", "tool_use_id": "t", "content": "MK-D"},
+                    {
+                        "type": "text",
+                        "text": "<system-reminder>\nPostToolUse:Write hook additional context: MK-E",
+                    },
+                ],
+            },
+        ],
+    }
+    assert [str(d) for d in deliveries(body, "MK-A")] == ["client(reminder)"]
+    assert [str(d) for d in deliveries(body, "MK-B")] == ["hook(SessionStart)"]
+    assert [str(d) for d in deliveries(body, "MK-C")] == ["client(system message)"]
+    assert [str(d) for d in deliveries(body, "MK-D")] == ["tool-output(tool result)"]
+    assert [str(d) for d in deliveries(body, "MK-E")] == ["hook(PostToolUse:Write)"]
+    assert deliveries(body, "MK") == []  # whole markers only
+
+
+def test_routes_of_codex_bodies() -> None:
+    text = "# AGENTS.md instructions for /r\n\n<INSTRUCTIONS>\nMK-A\n</INSTRUCTIONS>"
+    body = {
+        "input": [
+            {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]},
+            {"type": "message", "role": "developer", "content": [{"type": "input_text", "text": "MK-B"}]},
+            {"type": "function_call_output", "call_id": "c", "output": "MK-C"},
+        ]
+    }
+    assert [str(d) for d in deliveries(body, "MK-A")] == ["client(AGENTS.md instructions)"]
+    assert [str(d) for d in deliveries(body, "MK-B")] == ["hook(developer message)"]
+    assert [str(d) for d in deliveries(body, "MK-C")] == ["tool-output(tool result)"]
+
+
+def test_without_npm_the_clients_are_refused_with_a_reason(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(cl, "NPM_DIR", tmp_path / "npm")
+    monkeypatch.setenv("PATH", str(tmp_path))  # neither node nor npm
+    reason = cl.install_clients()
+    assert isinstance(reason, str)
+    assert reason.startswith("node/npm not found on PATH") and "\n" not in reason
