@@ -217,7 +217,7 @@ class Project:
         skips: list[Skip] = []
         candidates = [
             c
-            for d in _walk_dirs(self.root)
+            for d in walk_dirs(self.root)
             for c in self.dir_candidates(d) + self.nested_rule_candidates(d) + self.local_candidates(d)
         ]
         candidates.extend(c for c in self.rule_candidates() if c.tier is Tier.PROJECT)
@@ -246,7 +246,7 @@ def _identity(path: str) -> tuple[int, int]:
 _SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", ".mypy_cache", ".ruff_cache", ".tox"}
 
 
-def _walk_dirs(root: str) -> Iterator[str]:
+def walk_dirs(root: str) -> Iterator[str]:
     """Every directory of the tree, top-down, not following symlinks (no loops, nothing outside)."""
     for current, dirnames, _ in os.walk(root, followlinks=False):
         dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)

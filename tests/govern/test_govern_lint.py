@@ -372,3 +372,23 @@ def test_duplicates_of_any_texts_point_at_real_lines(bodies: list[str]) -> None:
         assert found.end_line is None or found.line < found.end_line <= 3 + body.count("\n")
         assert found.related and all(r.file != found.file for r in found.related)
         assert found.rule in RULES
+
+
+def test_a_plain_md_in_cursor_rules_is_flagged_as_never_read(tmp_path: Path) -> None:
+    from jitctx.govern.lint import lint_project
+    from jitctx.project import Project
+    from tests.conftest import write_tree
+
+    root = write_tree(
+        tmp_path / "repo",
+        {
+            ".git/HEAD": "x\n",
+            ".cursor/rules/ok.mdc": '---\nglobs: "*.ts"\n---\n# ok\n',
+            ".cursor/rules/notes.md": "# never read by Cursor\n",
+            "pkg/.cursor/rules/deep.md": "# nor here\n",
+            ".claude/rules/fine.md": "# a Claude rule: .md is right here\n",
+        },
+    )
+    report = lint_project(Project(root, managed_files=()), use_git=False)
+    flagged = sorted(f.file for f in report.findings if f.rule == "rule-ignored")
+    assert flagged == [".cursor/rules/notes.md", "pkg/.cursor/rules/deep.md"]

@@ -44,6 +44,13 @@ class Finding:
 
 _RULES = (
     Rule(
+        "rule-ignored",
+        Severity.WARNING,
+        "a file in a rules folder that the agent never reads (a plain .md in .cursor/rules)",
+        "Cursor reads only .mdc files from .cursor/rules; the file is dead text there. Rename it to .mdc "
+        "with `globs:` or `alwaysApply:` frontmatter, or move it out of the rules folder.",
+    ),
+    Rule(
         "import-missing",
         Severity.ERROR,
         "an @import names a file that does not exist",

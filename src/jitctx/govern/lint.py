@@ -14,6 +14,7 @@ from jitctx.govern.lint_imports import ImportSource, import_findings
 from jitctx.govern.lint_rules import (
     config_findings,
     frontmatter_findings,
+    ignored_rule_findings,
     scope_findings,
     shadow_findings,
     size_findings,
@@ -62,6 +63,7 @@ def lint_project(
     found.extend(duplicate_findings(texts))
     found.extend(shadow_findings(files, project.profile, project.root))
     found.extend(config_findings(project.config, project.root))
+    found.extend(ignored_rule_findings(project))
     if project.profile.imports:
         found.extend(
             import_findings(

@@ -13,6 +13,7 @@ from jitctx.govern.repo_files import RepoFiles
 from jitctx.govern.source import SourceLayout, scope_error_line
 from jitctx.model import InstructionFile, Skip
 from jitctx.profiles import Profile
+from jitctx.project import Project, walk_dirs
 from jitctx.scope import ScopeError, compile_scope, scope_matches, static_prefix
 
 NEAR_LIMIT = 0.9
@@ -235,3 +236,28 @@ def _line_of(lines: list[str], pattern: str) -> int:
         if compiled.search(line):
             return number
     return 1
+
+
+def ignored_rule_findings(project: Project) -> list[Finding]:
+    """Markdown files in a rules folder whose agent reads another suffix only (`.cursor/rules/x.md`)."""
+    found: list[Finding] = []
+    folders = [f for f in project.profile.rules_dirs if not f.suffix.endswith(".md")]
+    for directory in walk_dirs(project.root):
+        for folder in folders:
+            top = os.path.join(directory, *folder.path.split("/"))
+            if (folder.nested or directory == project.root) and os.path.isdir(top):
+                found.extend(_ignored_in(top, folder.path, folder.suffix, project.root))
+    return found
+
+
+def _ignored_in(top: str, folder: str, suffix: str, root: str) -> list[Finding]:
+    found: list[Finding] = []
+    for current, dirnames, filenames in os.walk(top, followlinks=False):
+        dirnames.sort()
+        for name in sorted(n for n in filenames if n.endswith(".md")):
+            message = f"{folder} holds only *{suffix} rules; this .md file is never read"
+            fix = f"rename it to {name[:-3]}{suffix} with a scope, or move it out of {folder}"
+            found.append(
+                finding("rule-ignored", _display(os.path.join(current, name), root), 1, message, fix)
+            )
+    return found
