@@ -6,7 +6,8 @@ answer (`{}`) and the same discovery record the engine would have logged (a miss
 rate's denominator). Anything unusual — another event, a sub-agent, several paths, a missing index, a
 change on disk — returns False and the full engine answers instead.
 
-Imports: os, time, json (the caller's) and the quick checker; nothing that builds classes at import time.
+Imports: os, time, json (the caller's), the quick checker, and signal once an index is read; nothing that
+builds classes at import time.
 """
 
 from __future__ import annotations
@@ -15,13 +16,13 @@ import json
 import os
 import time
 
-from jitctx.discovery.quick import quick_file_name, quiet
+from jitctx.discovery.quick import open_state_file, quick_file_name, quiet, read_state_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-_APPEND = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
+_APPEND = os.O_WRONLY | os.O_APPEND | os.O_CREAT
 
 
 def try_quick(agent: str, raw: bytes, state_dir: str) -> bool:
@@ -49,15 +50,41 @@ def try_quick(agent: str, raw: bytes, state_dir: str) -> bool:
         if len(paths) != 1:
             return False  # several paths: the engine merges them into one record
         key = f"{agent}.{session_id}"
-        with open(os.path.join(state_dir, "sessions", quick_file_name(key)), encoding="utf-8") as handle:
-            index: dict[str, Any] = json.load(handle)
-        skipped = quiet(index, cwd, paths[0])
+        index: dict[str, Any] = json.loads(
+            read_state_file(os.path.join(state_dir, "sessions", quick_file_name(key)))
+        )
+        skipped = _within(QUIET_BUDGET_S, quiet, index, cwd, paths[0])
         if skipped is None:
             return False
         _record(state_dir, index, session_id, cwd, paths[0], skipped, agent, started)
         return True
-    except (OSError, ValueError, RecursionError):
+    except (OSError, ValueError, RecursionError, TimeoutError):
         return False
+
+
+# The fast lane answers in milliseconds or not at all. The index's regexes keep to a grammar with no
+# exponential backtracking (`quick.safe_regex`); a polynomial one (`.*.*.*.*x` on a long path) could still
+# take long, so the check runs under a wall-clock alarm and the engine decides when it rings.
+QUIET_BUDGET_S = 0.25
+
+
+def _within(seconds: float, work: Any, *args: Any) -> Any:
+    """`work(*args)`, or TimeoutError once `seconds` have passed (regex matching checks for signals)."""
+    import signal
+
+    def ring(number: int, frame: Any) -> None:
+        raise TimeoutError("the fast lane ran out of time")
+
+    try:
+        previous = signal.signal(signal.SIGALRM, ring)
+    except ValueError:  # not the main thread: no alarm to be had, so no fast lane either
+        raise TimeoutError("no alarm outside the main thread") from None
+    earlier = signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return work(*args)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, *earlier)  # (0, 0) disarms; an earlier alarm is re-armed
+        signal.signal(signal.SIGALRM, previous if previous is not None else signal.SIG_DFL)
 
 
 def _record(
@@ -87,10 +114,10 @@ def _record(
     directory = os.path.join(state_dir, "events")
     target = os.path.join(directory, stamp[:10] + ".jsonl")
     try:
-        fd = os.open(target, _APPEND, 0o600)
+        fd = open_state_file(target, _APPEND)
     except FileNotFoundError:
         os.makedirs(directory, mode=0o700, exist_ok=True)
-        fd = os.open(target, _APPEND, 0o600)
+        fd = open_state_file(target, _APPEND)
     try:
         os.write(fd, line)  # one write of a whole line with O_APPEND: never interleaved
     finally:

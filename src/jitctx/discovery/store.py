@@ -3,6 +3,10 @@
 Each session id has a JSON file and a lock file; a process holds the lock from reading the state until it
 has written the new one, so concurrent hooks of one session never lose each other's loads. Writes go to a
 temporary file that replaces the old one, so a crash never leaves half a state.
+
+The state dir is input like any other. It is created private (0700); a state file that is not a regular
+file of this user, is larger than `MAX_STATE_BYTES`, or cannot be parsed (down to JSON nested too deeply)
+is set aside with a warning and the session starts afresh, and the next save replaces it.
 """
 
 from __future__ import annotations
@@ -16,7 +20,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from jitctx.discovery.quick import quick_file_name, state_file_name
+from jitctx.discovery.quick import (
+    RefusedFile,
+    make_private_dir,
+    open_state_file,
+    quick_file_name,
+    read_state_file,
+    state_file_name,
+)
 from jitctx.discovery.session import Session
 from jitctx.errors import JitctxError
 from jitctx.project import Project
@@ -42,19 +53,21 @@ class SessionStore:
     ) -> Iterator[OpenSession]:
         """Yield the session with its saved state; save it back when the block ends without error."""
         path = self.path_for(session_id)
+        warnings: list[str] = []
         try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            lock = open(path.with_suffix(".lock"), "a")  # closed by the `with` below
+            make_private_dir(str(self.directory.parent))  # the state dir: private, like sessions/ in it
+            make_private_dir(str(self.directory))
+            lock = _open_lock(str(path.with_suffix(".lock")), warnings)
         except OSError as exc:
             raise JitctxError(
                 f"cannot keep session state in {self.directory}: {exc.strerror or exc}; "
                 "pass --state-dir DIR (or set JITCTX_STATE_DIR) to a writable directory"
             ) from exc
-        with lock:
+        with os.fdopen(lock, "rb"):  # closes the descriptor, and with it the lock
             fcntl.flock(lock, fcntl.LOCK_EX)
             try:
                 session = Session(project, cwd=cwd, session_id=session_id, use_git=use_git)
-                opened = OpenSession(session, new=True)
+                opened = OpenSession(session, new=True, warnings=warnings)
                 data = _load(path, opened.warnings)
                 if data is not None:
                     problems = session.restore(data)
@@ -76,17 +89,38 @@ class SessionStore:
         return True
 
 
+def _open_lock(path: str, warnings: list[str]) -> int:
+    """The lock file's descriptor. One that is not a regular file of ours (a FIFO would block the open, a
+    link could point anywhere) is replaced by a new one rather than refused: a planted file must not stop
+    every later call of the session."""
+    try:
+        return open_state_file(path, os.O_RDWR | os.O_CREAT)
+    except RefusedFile as exc:
+        warnings.append(f"{exc}; replaced by a new lock file")
+    handle, temp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-", suffix=".lock")
+    try:
+        os.replace(temp, path)
+    except BaseException:
+        os.close(handle)
+        Path(temp).unlink(missing_ok=True)
+        raise
+    return handle
+
+
 def _load(path: Path, warnings: list[str]) -> dict[str, object] | None:
     try:
-        raw = path.read_text(encoding="utf-8")
+        raw = read_state_file(str(path)).decode("utf-8")
     except FileNotFoundError:
+        return None
+    except RefusedFile as exc:  # a FIFO, a device, a link, another user's file, a huge file
+        warnings.append(f"{exc}: session state not read; starting a new session")
         return None
     except (OSError, UnicodeDecodeError) as exc:
         warnings.append(f"{path}: session state unreadable ({exc}); starting a new session")
         return None
     try:
         data = json.loads(raw)
-    except ValueError:  # JSONDecodeError, and integers longer than Python converts
+    except (ValueError, RecursionError):  # not JSON, integers longer than Python converts, deep nesting
         warnings.append(f"{path}: session state is not valid JSON; starting a new session")
         return None
     if not isinstance(data, dict):

@@ -6,20 +6,24 @@ whole, so concurrent hooks never interleave (network file systems may not promis
 cannot be written costs the caller nothing: the record is dropped and the store warns once.
 
 Reading is tolerant: lines that are not JSON, records of an unknown schema version or kind are skipped and
-counted in a `ReadReport`, never raised.
+counted in a `ReadReport`, never raised. A log file that is not a regular file (a FIFO or a device planted
+in the state dir) is skipped the same way instead of being waited on; one is appended to only when it is a
+regular file of this user (`quick.open_state_file`).
 """
 
 from __future__ import annotations
 
 import os
 import re
+import stat
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, BinaryIO, NamedTuple
 
+from jitctx.discovery.quick import make_private_dir, open_state_file
 from jitctx.errors import UsageError
 from jitctx.telemetry.events import (
     KINDS,
@@ -38,9 +42,7 @@ from jitctx.telemetry.events import (
 _DAY_FILE = re.compile(r"^(\d{4}-\d{2}-\d{2})\.jsonl$")
 _CHUNK = 8 * 1024 * 1024
 # O_APPEND makes each write land whole at the end of the file, whoever else is writing.
-_APPEND_FLAGS = (
-    os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
-)
+_APPEND_FLAGS = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0)
 
 
 class TelemetryWarning(RuntimeWarning):
@@ -82,7 +84,8 @@ class EventStore:
             try:
                 written = self._write(path, line)
             except FileNotFoundError:
-                self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+                make_private_dir(str(self.directory.parent))  # the state dir, when it is new: private too
+                make_private_dir(str(self.directory))
                 written = self._write(path, line)
         except (OSError, TypeError, ValueError, RecursionError) as exc:
             self._drop(f"telemetry event not recorded in {self.directory}: {exc}")
@@ -94,7 +97,7 @@ class EventStore:
 
     @staticmethod
     def _write(path: Path, line: bytes) -> int:
-        fd = os.open(path, _APPEND_FLAGS, 0o600)
+        fd = open_state_file(str(path), _APPEND_FLAGS)
         try:
             written = os.write(fd, line)
             if 0 < written < len(line):
@@ -244,9 +247,9 @@ def read_span(span: Span, keep: Filter, report: ReadReport, *, raw: bool = False
 def span_blocks(span: Span, report: ReadReport) -> Iterator[tuple[bytes, int]]:
     """The span's bytes as (block, offset in the file) of whole lines, a megabyte or so at a time."""
     try:
-        handle = open(span.path, "rb")  # closed in finally: a generator holds it
+        handle = _open_log(span.path)  # closed in finally: a generator holds it
     except OSError as exc:
-        report.skip("corrupt", f"{os.path.basename(span.path)}: {exc.strerror}")
+        report.skip("corrupt", f"{os.path.basename(span.path)}: {exc.strerror or exc}")
         return
     try:
         start = _line_start(handle, span.start)
@@ -268,6 +271,19 @@ def span_blocks(span: Span, report: ReadReport) -> Iterator[tuple[bytes, int]]:
             start += cut
     finally:
         handle.close()
+
+
+def _open_log(path: str) -> BinaryIO:
+    """A log file for reading; OSError for anything but a regular file, found without blocking (opening a
+    FIFO waits for a writer; reading /dev/zero never ends)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{os.path.basename(path)} is not a regular file")
+    except BaseException:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "rb")
 
 
 def _line_start(handle: Any, position: int) -> int:
