@@ -21,7 +21,9 @@ def test_jitctx_toml(tmp_path: Path) -> None:
         tmp_path, {".jitctx.toml": 'jitContext = false\nagent = "codex"\n[imports]\nallow_outside = true\n'}
     )
     config = load_config(tmp_path)
-    assert (config.jit_context, config.agent, config.allow_outside_imports) == (False, "codex", True)
+    # allow_outside is the user's to set, not the repository's (see test_user_config.py).
+    assert (config.jit_context, config.agent, config.allow_outside_imports) == (False, "codex", False)
+    assert any("'imports.allow_outside' ignored" in w for w in config.warnings)
 
 
 def test_pyproject_tool_table(tmp_path: Path) -> None:

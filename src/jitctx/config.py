@@ -1,11 +1,19 @@
-"""Project configuration: `.jitctx.toml` at the root, or `[tool.jitctx]` in `pyproject.toml`.
+"""Project configuration: `.jitctx.toml` at the root, or `[tool.jitctx]` in `pyproject.toml`; and the
+user's own config, the only place for settings that widen what jitctx reads.
 
 Every key is validated against a schema; a wrong type is an error naming the key and the fix, an unknown
 key is a warning (a typo should not stop an agent from working).
+
+A repository is not trusted to widen what is read: a cloned repo whose config said
+`[imports] allow_outside = true` would let its AGENTS.md import any Markdown file on disk
+(`@~/notes.md`). So that key is read only from the user config (`~/.config/jitctx/config.toml`, or the path
+the edge passes in); in a project config it is ignored with a warning that says where to set it.
 """
 
 from __future__ import annotations
 
+import os
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +23,10 @@ from jitctx.errors import ConfigError
 
 CONFIG_FILE = ".jitctx.toml"
 CONFIG_FILES = (CONFIG_FILE, "pyproject.toml")  # where a config may be, in the order they are tried
+# The user config below a home directory; the CLI may name another place ($XDG_CONFIG_HOME).
+USER_CONFIG = ".config/jitctx/config.toml"
+# A config holds a few keys; parsing a 50 MB file would cost seconds on every hook call.
+MAX_CONFIG_BYTES = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -45,6 +57,15 @@ class Config:
     warnings: tuple[str, ...] = field(default=())
 
 
+@dataclass(frozen=True)
+class UserConfig:
+    """What only the user may set. `path` is where it is looked for (None: no user config at all)."""
+
+    path: str | None = None
+    allow_outside_imports: bool = False
+    warnings: tuple[str, ...] = ()
+
+
 # key -> (expected type, what to write instead)
 _TOP_KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "jitContext": (bool, "jitContext = false"),
@@ -61,29 +82,76 @@ _IMPORT_KEYS: dict[str, tuple[type, str]] = {
 }
 
 
-def load_config(root: Path) -> Config:
-    """Read the project's config; no file gives the defaults."""
+_USER_KEYS = "[imports] allow_outside"
+
+
+def load_user_config(path: str | os.PathLike[str] | None) -> UserConfig:
+    """Read the user config at `path`; no file (or no path) gives the defaults."""
+    if path is None:
+        return UserConfig()
+    where = str(path)
+    if not os.path.isfile(where):
+        return UserConfig(where)
+    data = _read_toml(Path(where))
+    warnings: list[str] = []
+    imports = data.get("imports", {})
+    _check(where, "imports", imports, dict, "[imports]")
+    for key in data:
+        if key != "imports":
+            warnings.append(f"{where}: key '{key}' ignored; a user config holds only {_USER_KEYS}")
+    for key in imports:
+        if key != "allow_outside":
+            warnings.append(f"{where}: key 'imports.{key}' ignored; a user config holds only {_USER_KEYS}")
+    allow = imports.get("allow_outside", False)
+    _check(where, "imports.allow_outside", allow, bool, "allow_outside = true")
+    return UserConfig(where, allow, tuple(warnings))
+
+
+def load_config(root: Path, user: UserConfig | None = None) -> Config:
+    """Read the project's config, with what the user config allows; no file gives the defaults."""
     path = root / CONFIG_FILE
     if path.is_file():
-        return parse_config(_read_toml(path), str(path))
+        return parse_config(_read_toml(path), str(path), user)
     pyproject = root / "pyproject.toml"
     if pyproject.is_file():
         try:
             table = _read_toml(pyproject).get("tool", {}).get("jitctx")
-        except ConfigError:
-            # A broken pyproject.toml is somebody else's problem unless it configures us.
-            return Config()
+        except ConfigError as exc:
+            # A broken pyproject.toml is somebody else's problem unless it configures us; one too large to
+            # read is said, since it may.
+            too_large = (f"{exc}; its [tool.jitctx] table is not read",) if "larger than" in str(exc) else ()
+            return _defaults(user, too_large)
         if isinstance(table, dict):
-            return parse_config(table, f"{pyproject} [tool.jitctx]")
-    return Config()
+            return parse_config(table, f"{pyproject} [tool.jitctx]", user)
+    return _defaults(user)
+
+
+def _defaults(user: UserConfig | None, notes: tuple[str, ...] = ()) -> Config:
+    """The config of a project without one."""
+    user = user or UserConfig()
+    return Config(allow_outside_imports=user.allow_outside_imports, warnings=(*notes, *user.warnings))
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        # Without blocking, so that a FIFO named like a config cannot stop every hook call.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise ConfigError(f"{path}: not a regular file; remove it")
+            raw = handle.read(MAX_CONFIG_BYTES + 1)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be read: {exc}") from exc
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigError(
+            f"{path}: larger than {MAX_CONFIG_BYTES // 1024} KiB, too large for a config file (jitctx reads "
+            "a few keys); shorten it"
+        )
+    try:
+        return tomllib.loads(raw.decode("utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}; fix the syntax or remove the file") from exc
-    except (OSError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:
         raise ConfigError(f"{path}: cannot be read: {exc}") from exc
 
 
@@ -97,8 +165,10 @@ def _check(where: str, key: str, value: Any, expected: type | tuple[type, ...], 
         )
 
 
-def parse_config(data: dict[str, Any], source: str) -> Config:
-    warnings: list[str] = []
+def parse_config(data: dict[str, Any], source: str, user: UserConfig | None = None) -> Config:
+    """The config of `data` read from `source`, with what `user` allows."""
+    user = user or UserConfig()
+    warnings: list[str] = list(user.warnings)
     for key, value in data.items():
         if key not in _TOP_KEYS:
             warnings.append(f"{source}: unknown key '{key}' ignored; known keys: {', '.join(_TOP_KEYS)}")
@@ -114,6 +184,12 @@ def parse_config(data: dict[str, Any], source: str) -> Config:
             )
             continue
         _check(source, f"imports.{key}", value, *_IMPORT_KEYS[key])
+    if "allow_outside" in imports:
+        where = user.path or f"~/{USER_CONFIG}"
+        warnings.append(
+            f"{source}: 'imports.allow_outside' ignored: a repository may not widen what jitctx reads; "
+            f"set it in your user config, {where}"
+        )
     agent = data.get("agent")
     if agent is not None:
         from jitctx.profiles import PROFILES
@@ -134,7 +210,7 @@ def parse_config(data: dict[str, Any], source: str) -> Config:
         jit_context=data.get("jitContext", True),
         agent=data.get("agent"),
         max_bytes=max_bytes,
-        allow_outside_imports=imports.get("allow_outside", False),
+        allow_outside_imports=user.allow_outside_imports,
         import_depth=depth,
         layers=_parse_layers(data.get("layers", {}), source, warnings),
         combined_budgets=_parse_budgets(data.get("budgets", []), source),

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from jitctx.config import Config, load_config
+from jitctx.config import USER_CONFIG, Config, load_config, load_user_config
 from jitctx.discovery.boundary import is_inside, relative_posix
 from jitctx.discovery.reader import ReadOutcome, read_instruction
 from jitctx.errors import UsageError
@@ -34,6 +34,8 @@ class Project:
 
     `home` is where user-level files live (`~/.claude/CLAUDE.md`, …); pass None to leave the user tier out,
     which is what tests and reproducible CI runs want. `managed_files` overrides the profile's list.
+    `user_config` is the user's own config (default: `.config/jitctx/config.toml` in `home`), the only
+    place for settings that widen what is read; with neither, no user config is read.
     """
 
     def __init__(
@@ -44,6 +46,7 @@ class Project:
         *,
         home: str | os.PathLike[str] | None = None,
         managed_files: tuple[str, ...] | None = None,
+        user_config: str | os.PathLike[str] | None = None,
     ) -> None:
         root_path = Path(root)
         if not root_path.exists():
@@ -51,7 +54,11 @@ class Project:
         if not root_path.is_dir():
             raise UsageError(f"project root {str(root_path)!r} is not a directory")
         self.root = os.path.realpath(root_path)
-        self.config = config if config is not None else load_config(Path(self.root))
+        if user_config is None and home is not None:
+            user_config = os.path.join(home, *USER_CONFIG.split("/"))
+        self.config = (
+            config if config is not None else load_config(Path(self.root), load_user_config(user_config))
+        )
         if isinstance(profile, Profile):
             self.profile = profile
         else:

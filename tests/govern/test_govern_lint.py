@@ -270,8 +270,12 @@ def test_import_outside_the_project(tmp_path: Path, tree: Tree) -> None:
     root = tree({"CLAUDE.md": "@../shared.md\n"})
     finding = one(lint(root), "import-outside")
     assert finding.line == 1 and "allow_outside" in finding.fix
-    allowed = tree({".jitctx.toml": "[imports]\nallow_outside = true\n"})
-    assert rows(lint(allowed), "import-outside") == []
+    # Only the user may allow it: a repository's own config cannot (see tests/test_user_config.py).
+    ignored = tree({".jitctx.toml": "[imports]\nallow_outside = true\n"})
+    assert rows(lint(ignored), "import-outside") == [("CLAUDE.md", 1, "import-outside")]
+    user = tmp_path / "user.toml"
+    user.write_text("[imports]\nallow_outside = true\n")
+    assert rows(lint_project(Project(root, user_config=user)), "import-outside") == []
 
 
 def test_codex_reads_no_imports_but_sees_shadowed_files(tree: Tree) -> None:

@@ -7,7 +7,6 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from jitctx.discovery.boundary import find_root
@@ -83,9 +82,12 @@ def resolve_root_and_cwd(args: argparse.Namespace) -> tuple[str, str]:
 
 
 def open_project(args: argparse.Namespace) -> tuple[Project, str]:
+    from jitctx.cli.state import user_config_path, user_home
+
     root, cwd = resolve_root_and_cwd(args)
-    home = os.environ.get("JITCTX_HOME") or str(Path.home())
-    project = Project(root, profile=getattr(args, "agent", None), home=home)
+    project = Project(
+        root, profile=getattr(args, "agent", None), home=user_home(), user_config=user_config_path()
+    )
     return project, cwd
 
 
