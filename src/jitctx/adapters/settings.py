@@ -7,7 +7,13 @@ old file is copied to `NAME.bak-YYYYmmddTHHMMSS` first, and the new one replaces
 
 A file that cannot be parsed faithfully (invalid JSON, not an object, `hooks` or an event of the wrong type,
 a duplicated key that a rewrite would silently drop) is refused: jitctx does not overwrite what it cannot
-read.
+read. Numbers are kept as written (`1e400` would come back as `Infinity`, which is not JSON, and
+`12345678901234567890.1` rounded), and so are lone surrogate escapes.
+
+A settings file or folder that is a dangling symlink is refused: writing through it would create a file
+wherever it points, out of the project too. An existing link is written through (dotfile managers link
+settings files). The folder is locked while its file is read, changed and written, so two installs at
+once cannot each write back what they read and lose the other's change.
 """
 
 from __future__ import annotations
@@ -15,6 +21,8 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -84,13 +92,38 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> Settings:
     return result
 
 
+class Number:
+    """A number of a settings file, kept as written: it goes back out as the same text."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"Number({self.text!r})"
+
+
+def _number_int(text: str) -> int | Number:
+    # An int reads back as itself, except -0 and ones too long for int() (Python refuses > 4300 digits).
+    if text == "-0" or len(text) > 4000:
+        return Number(text)
+    return int(text)
+
+
 def parse_settings(text: str, path: Path) -> Settings:
     """The settings object of `text`; SettingsError when it is not one jitctx can rewrite faithfully."""
     refuse = "; fix the file (or move it away), then run this again. jitctx did not change it."
     if not text.strip():
         return {}
     try:
-        data = json.loads(text, object_pairs_hook=_no_duplicates)
+        data = json.loads(
+            text,
+            object_pairs_hook=_no_duplicates,
+            parse_float=Number,
+            parse_int=_number_int,
+            parse_constant=Number,  # NaN, Infinity: not JSON, but not ours to change either
+        )
     except json.JSONDecodeError as exc:
         raise SettingsError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg}){refuse}") from None
     except (ValueError, RecursionError) as exc:
@@ -106,8 +139,51 @@ def parse_settings(text: str, path: Path) -> Settings:
     return data
 
 
+def refuse_dangling_links(path: Path) -> None:
+    """SettingsError when `path`, or a folder above it, is a symlink to nothing: creating the file would
+    create it where the link points."""
+    current = path
+    while not current.exists():
+        if current.is_symlink():
+            target = os.readlink(current)
+            raise SettingsError(
+                f"{current} is a symbolic link to {target}, which does not exist; jitctx does not create "
+                "files through a dangling link (it may point anywhere, out of the project too). Create "
+                "the target or remove the link. jitctx did not change anything."
+            )
+        if current.parent == current:
+            return
+        current = current.parent
+
+
+@contextmanager
+def locked(path: Path, *, create: bool) -> Iterator[None]:
+    """Hold an exclusive lock on the folder of the settings file `path` (made first when `create`) while
+    the file is read, changed and written. Without a folder there is nothing to read and nothing is
+    locked; a file system without locks is used without."""
+    import fcntl
+
+    refuse_dangling_links(path)
+    if create:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path.parent, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        yield
+        return
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError:
+            pass
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
 def read_settings(path: Path) -> tuple[str | None, Settings]:
     """The file's text (None when it does not exist) and its parsed settings."""
+    refuse_dangling_links(path)
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
@@ -226,7 +302,20 @@ def dump(data: Settings, like: str | None) -> str:
         found = _INDENT.search(like)
         if found:
             indent = found.group(1)
-    text = json.dumps(data, indent=indent, ensure_ascii=False)
+    numbers: list[str] = []
+    mark = f"@@jitctx-number-{os.urandom(6).hex()}-"
+
+    def placeholder(value: object) -> str:
+        if not isinstance(value, Number):
+            raise TypeError(f"{type(value).__name__} is not JSON")
+        numbers.append(value.text)
+        return f"{mark}{len(numbers) - 1}@@"
+
+    text = json.dumps(data, indent=indent, ensure_ascii=False, default=placeholder)
+    for index, number in enumerate(numbers):
+        text = text.replace(f'"{mark}{index}@@"', number, 1)
+    # A lone surrogate (read from a `\ud800` escape) goes back out as that escape, valid UTF-8.
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
     return text + "\n" if like is None or like.endswith("\n") else text
 
 
@@ -251,8 +340,9 @@ def write_settings(path: Path, before: str | None, after: str) -> Path | None:
     import tempfile
     import time
 
+    refuse_dangling_links(path)
+    path.parent.mkdir(parents=True, exist_ok=True)  # by the path as written: never through a link
     target = Path(os.path.realpath(path))
-    target.parent.mkdir(parents=True, exist_ok=True)
     backup: Path | None = None
     mode = 0o644
     if before is not None:

@@ -26,7 +26,8 @@ INSTALL_HELP = """\
 Merges jitctx's hook entries into the agent's settings file and leaves everything else in it as it was.
 Installing twice changes nothing (the file is not even rewritten). Before any change the old file is copied
 to NAME.bak-<timestamp>. A file that is not valid JSON, not a JSON object, or whose 'hooks' has the wrong
-type is refused (exit 2) and left alone.
+type is refused (exit 2) and left alone; so is a settings file or folder that is a dangling symlink.
+Values jitctx does not change keep their text, numbers included.
 
 Where the entries go:
   claude-code  --scope project  <root>/.claude/settings.json        (committed, shared with the team)
@@ -122,23 +123,26 @@ def run(args: argparse.Namespace) -> int:
     from jitctx.adapters import settings
 
     path = settings_file(args.agent, args.scope, args.root)
-    before, data = settings.read_settings(path)
     command: str | None = None
-    if args.uninstall:
-        after_data, changes = settings.uninstall(data, args.agent)
-    else:
+    if not args.uninstall:
         command = args.hook_command or default_command(args.agent)
         if not settings.is_jitctx_command(command, args.agent):
             raise UsageError(
                 f"--command {command!r} must run `jitctx hook {args.agent}`: that is how jitctx recognises "
                 "its own entries when it updates or removes them"
             )
-        after_data, changes = settings.install(data, _entries(args.agent), command, args.agent)
-    changed = any(change.action != "kept" for change in changes)
-    after = settings.dump(after_data, before) if changed else (before or "")
-    backup = None
-    if changed and not args.dry_run:
-        backup = settings.write_settings(path, before, after)
+    # Read, change and write under one lock: a concurrent install would otherwise lose this change.
+    with settings.locked(path, create=not (args.dry_run or args.uninstall)):
+        before, data = settings.read_settings(path)
+        if command is None:
+            after_data, changes = settings.uninstall(data, args.agent)
+        else:
+            after_data, changes = settings.install(data, _entries(args.agent), command, args.agent)
+        changed = any(change.action != "kept" for change in changes)
+        after = settings.dump(after_data, before) if changed else (before or "")
+        backup = None
+        if changed and not args.dry_run:
+            backup = settings.write_settings(path, before, after)
     diff = settings.diff(before, after, path) if changed else ""
     outcome = Outcome(path, command, tuple(changes), changed, backup, diff)
     if args.json:
