@@ -11,7 +11,9 @@ No `from __future__ import annotations` here: the SDK reads the tool functions' 
 registration, and the return type `CallToolResult` is a local import it could not resolve from a string.
 """
 
+import io
 import os
+import re
 import sys
 import threading
 import traceback
@@ -19,7 +21,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, BinaryIO, NamedTuple
 
 from jitctx.cli.render_loads import load_json
 from jitctx.discovery.boundary import is_inside
@@ -153,7 +155,11 @@ class McpTools:
             if problem is not None:
                 touched.append({"path": ascii(raw), "hit": False, "note": f"not a path: it {problem}"})
                 continue
-            step = session.discover(os.path.join(base, os.path.expanduser(raw)))
+            try:
+                step = session.discover(os.path.join(base, os.path.expanduser(raw)))
+            except (OSError, ValueError, RecursionError) as exc:  # this path only: the others still answer
+                touched.append({"path": raw, "hit": False, "note": f"could not be looked up: {exc}"})
+                continue
             self._record_discovery(session, step, base)
             loads.extend(step.loaded)
             dropped.extend(step.dropped)
@@ -253,6 +259,8 @@ def _text_problem(value: str) -> str | None:
         value.encode("utf-8")
     except UnicodeEncodeError:
         return "is not valid Unicode text (a lone surrogate)"
+    if "\ufffd" in value:  # what `clean_line` and the SDK put where the client's text was not Unicode
+        return "is not valid Unicode text (U+FFFD stands for a lone surrogate or bytes that are not UTF-8)"
     return None
 
 
@@ -366,11 +374,15 @@ def build_server(tools: McpTools) -> Any:
     described = {spec.name: spec.description for spec in TOOLS}
 
     def reply(answer: ToolAnswer) -> CallToolResult:
+        from jitctx.adapters.context import readable
+
         # camelCase keys validate on both SDK majors (2.x keeps them as aliases of snake_case fields).
+        # `readable`: a file name that is not UTF-8 would make the reply impossible to serialize, and the
+        # SDK would send nothing at all.
         return CallToolResult.model_validate(
             {
-                "content": [{"type": "text", "text": answer.text}],
-                "structuredContent": answer.document,
+                "content": [{"type": "text", "text": readable(answer.text)}],
+                "structuredContent": readable(answer.document),
                 "isError": answer.error,
             }
         )
@@ -393,4 +405,58 @@ def build_server(tools: McpTools) -> Any:
 
 def serve(tools: McpTools) -> None:
     """Answer MCP requests on stdin/stdout until the client closes the connection."""
-    build_server(tools).run(transport="stdio")
+    server = build_server(tools)
+    _clean_stdin()
+    server.run(transport="stdio")
+
+
+# A JSON escape of a lone surrogate (`"\ud800"`) is valid JSON syntax but no Unicode text. The SDK's parser
+# refuses such a line, and the SDK then drops the request without a reply: the client waits forever. Each
+# line the SDK reads is cleaned first: such an escape becomes `\ufffd`, as bytes that are not UTF-8 already
+# do, so the request arrives and the tool says the argument is not text (`_text_problem`).
+_ESCAPES = re.compile(
+    rb"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}"  # a pair: one character, kept
+    rb"|\\u[dD][89a-fA-F][0-9a-fA-F]{2}"  # a lone surrogate
+    rb"|\\."  # any other escape, `\\` included, so that `\\ud800` (a backslash, then text) stays
+)
+
+
+def clean_line(line: bytes) -> bytes:
+    """One line of JSON-RPC with lone surrogate escapes (and bytes that are not UTF-8) as U+FFFD."""
+    try:
+        line.decode("utf-8")
+    except UnicodeDecodeError:
+        line = line.decode("utf-8", "replace").encode("utf-8")
+    if b"\\u" not in line:
+        return line
+    return _ESCAPES.sub(lambda m: b"\\ufffd" if len(m.group()) == 6 else m.group(), line)
+
+
+class _CleanLines(io.RawIOBase):
+    """A binary stream of `source`'s lines, each through `clean_line`."""
+
+    def __init__(self, source: BinaryIO) -> None:
+        self._source = source
+        self._pending = b""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if not self._pending:
+            self._pending = clean_line(self._source.readline())
+        count = min(len(buffer), len(self._pending))
+        buffer[:count] = self._pending[:count]
+        self._pending = self._pending[count:]
+        return count
+
+
+def _clean_stdin() -> None:
+    """Give the SDK a stdin whose lines are cleaned. The wire moves to a private descriptor and fd 0 reads
+    /dev/null, so that a child process (git) cannot eat requests (the SDK does the same for its own)."""
+    wire = os.dup(0)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    source = os.fdopen(wire, "rb")
+    sys.stdin = io.TextIOWrapper(io.BufferedReader(_CleanLines(source)), encoding="utf-8", errors="replace")
