@@ -5,7 +5,8 @@ text is written to a file and the model sees a 2,000-character preview (anthropi
 #84021 and #94358). Codex spills additional context to disk past about 2,500 tokens, the same order of
 size. So a hook never sends more than `CONTEXT_LIMIT` characters: whole files go in, in load order, while
 they fit; the files that do not fit are named, with their absolute paths, so the agent can read them.
-A file is never cut in the middle: half a rule reads as the whole rule.
+A file is never cut in the middle: half a rule reads as the whole rule. Nor is a path: notes keep whole
+lines and count the ones left out (half a path names a file that does not exist).
 
 `render_block` is the one place that decides how a block looks, so another renderer can replace it.
 """
@@ -13,7 +14,7 @@ A file is never cut in the middle: half a rule reads as the whole rule.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from jitctx.model import Load, LoadReason
@@ -53,15 +54,44 @@ class Fitted(NamedTuple):
     omitted: tuple[str, ...]  # display paths named in the note instead
 
 
-def _note(omitted: Sequence[Load], limit: int) -> str:
+def _note(omitted: Sequence[Load], limit: int, room: int) -> str:
+    """The note naming `omitted`, in at most `room` characters when it can be: whole lines only."""
     lines = [
         f"Not included above, to stay within the {limit:,}-character limit for hook context. "
         "These instruction files apply to what you are working on; read each one before you go on:"
     ]
-    lines.extend(f"- Read {load.file.path} ({why(load)})" for load in omitted[:_MAX_LISTED])
-    if len(omitted) > _MAX_LISTED:
-        lines.append(f"- ... and {len(omitted) - _MAX_LISTED} more (run `jitctx log` to list them)")
-    return "\n".join(lines)
+    candidates = [f"- Read {load.file.path} ({why(load)})" for load in omitted[:_MAX_LISTED]]
+    unlisted = len(omitted) - len(candidates)
+    return "\n".join(_whole_lines(lines, candidates, room, _more_files, unlisted=unlisted))
+
+
+def _more_files(count: int) -> str:
+    return f"- ... and {count} more (run `jitctx log` to list them)"
+
+
+def _whole_lines(
+    head: list[str],
+    lines: Sequence[str],
+    room: int,
+    more: Callable[[int], str],
+    sep: str = "\n",
+    unlisted: int = 0,
+) -> list[str]:
+    """`head`, then as many of `lines` as fit in `room` characters (joined by `sep`) with room left for
+    `more(n)`, the line that counts the n left out (`unlisted` more were never candidates)."""
+    kept = list(head)
+    used = sum(len(line) + len(sep) for line in kept) - len(sep)
+    for index, line in enumerate(lines):
+        rest = len(lines) - index - 1 + unlisted
+        after = len(sep) + len(more(rest)) if rest else 0
+        if used + len(sep) + len(line) + after > room:
+            kept.append(more(len(lines) - index + unlisted))
+            return kept
+        kept.append(line)
+        used += len(sep) + len(line)
+    if unlisted:
+        kept.append(more(unlisted))
+    return kept
 
 
 def fit_context(loads: Sequence[Load], limit: int = CONTEXT_LIMIT) -> Fitted:
@@ -72,8 +102,10 @@ def fit_context(loads: Sequence[Load], limit: int = CONTEXT_LIMIT) -> Fitted:
     whole = "\n\n".join(blocks)
     if len(whole) <= limit:
         return Fitted(whole, tuple(load.file.display for load in loads), ())
-    # Room for the note as if every file were left out: the real note is never longer.
-    room = limit - len(_note(loads, limit)) - 2
+    # Room for the note as if every file were left out, but at most half the limit (very long paths would
+    # otherwise leave no room for any file); the real note fits what is left, listing fewer if need be.
+    reserve = min(len(_note(loads, limit, limit)), max(limit // 2, len(_note(loads, limit, 0))))
+    room = limit - reserve - 2
     chosen: list[int] = []
     used = 0
     for index, block in enumerate(blocks):
@@ -83,10 +115,8 @@ def fit_context(loads: Sequence[Load], limit: int = CONTEXT_LIMIT) -> Fitted:
             used += cost
     omitted = [load for index, load in enumerate(loads) if index not in chosen]
     parts = [blocks[index] for index in chosen]
-    parts.append(_note(omitted, limit))
-    text = "\n\n".join(parts)
-    if len(text) > limit:  # only when even the note alone is too long: keep its head
-        text = text[: limit - 1] + "…"
+    parts.append(_note(omitted, limit, limit - used - (2 if chosen else 0)))
+    text = _cap("\n\n".join(parts), limit)
     return Fitted(
         text,
         tuple(loads[index].file.display for index in chosen),
@@ -108,6 +138,19 @@ def dropped_notes(dropped: Sequence[str]) -> list[str]:
     return notes
 
 
+def _more_notes(count: int) -> str:
+    return f"note: {count} more {'note' if count == 1 else 'notes'} left out to stay within the limit"
+
+
+def _cap(text: str, limit: int) -> str:
+    """`text` cut to `limit` characters, only when even the fixed wording is too long for it (a tiny
+    limit): at a line end when there is one, so that no path is cut."""
+    if len(text) <= limit:
+        return text
+    cut = text.rfind("\n", 0, limit)
+    return text[:cut] if cut > 0 else text[: limit - 1] + "…"
+
+
 def readable(value: Any) -> Any:
     """`value` (a JSON document) with every lone surrogate in its strings written as a backslash escape.
 
@@ -126,12 +169,15 @@ def readable(value: Any) -> Any:
 
 def fit_with_notes(loads: Sequence[Load], notes: Sequence[str], limit: int = CONTEXT_LIMIT) -> str:
     """`fit_context` of the loads, then the notes, within `limit` characters in all."""
-    tail = "\n\n".join(notes)
-    if not tail:
+    if not notes:
         return fit_context(loads, limit).text
+    # Whole notes, in at most half the limit when there are files to send too, so that they still fit
+    # (or are named); the other notes are counted.
+    share = limit // 2 if loads else limit
+    tail = "\n\n".join(_whole_lines([], notes, share, _more_notes, sep="\n\n"))
     head = fit_context(loads, max(0, limit - len(tail) - 2)).text
     text = f"{head}\n\n{tail}" if head else tail
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return _cap(text, limit)
 
 
 # -- @path mentions in a prompt -------------------------------------------------------------------------
