@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,8 +23,10 @@ DEPTH = 2000
 
 
 @pytest.fixture(scope="module")
-def deep(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]:
-    root = tmp_path_factory.mktemp("deep") / "repo"
+def deep() -> Iterator[tuple[Path, str]]:
+    # Not under pytest's temp dir: its cleanup (shutil.rmtree) recurses once per level and would crash
+    # the session at the end of a later run if a tree were ever left behind; `rm -rf` removes it here.
+    root = Path(tempfile.mkdtemp(prefix="jitctx-deep-")) / "repo"
     (root / ".git").mkdir(parents=True)
     (root / "GEMINI.md").write_text("# root\n")
     fd = os.open(root, os.O_RDONLY)
@@ -36,8 +39,10 @@ def deep(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]
         os.close(os.open("f.py", os.O_CREAT | os.O_WRONLY, 0o644, dir_fd=fd))
     finally:
         os.close(fd)
-    yield root, str(root) + "/d" * DEPTH + "/f.py"
-    subprocess.run(["rm", "-rf", str(root)], check=False)  # shutil.rmtree recurses once per level too
+    try:
+        yield root, str(root) + "/d" * DEPTH + "/f.py"
+    finally:
+        subprocess.run(["rm", "-rf", str(root.parent)], check=False)
 
 
 @pytest.mark.xfail(reason="discovery/session.py walks every level of the chain; cap the depth it walks")
