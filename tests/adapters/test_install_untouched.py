@@ -114,3 +114,19 @@ def test_installs_wait_for_each_other(project: Path) -> None:
         os.close(held)
     assert child.wait(timeout=30) == 0
     assert "hooks" in json.loads((folder / "settings.json").read_text())
+
+
+def test_no_home_is_a_usage_error_for_the_user_scope_only(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import pwd
+
+    def no_entry(uid: int) -> pwd.struct_passwd:
+        raise KeyError(uid)
+
+    monkeypatch.delenv("HOME", raising=False)
+    monkeypatch.delenv("JITCTX_HOME", raising=False)
+    monkeypatch.setattr(pwd, "getpwuid", no_entry)
+    assert main(["install", "claude-code", "--scope", "user", "--dry-run"]) == 2
+    assert "no home directory" in capsys.readouterr().err
+    assert main(["install", "claude-code", "--command", "jitctx hook claude-code"]) == 0

@@ -22,8 +22,9 @@ AGENTS = ("claude-code", "codex")
 HELP = """\
 Reads ONE hook event as JSON on stdin and prints the answer as JSON on stdout:
 {"hookSpecificOutput": {"hookEventName": EVENT, "additionalContext": TEXT}} when instruction files apply,
-{} when there is nothing to add. It always exits 0; problems (bad JSON, an unknown event, a state dir that
-cannot be written) are logged to <state dir>/hook.log and answered with {}, so the agent is never blocked.
+{} when there is nothing to add. It always exits 0; problems (bad JSON, input over 8 MiB, an unknown event,
+a state dir that cannot be written) are logged to <state dir>/hook.log and answered with {}, so the agent
+is never blocked.
 
 Events: SessionStart (startup, resume, clear, compact), UserPromptSubmit (@path mentions count as touches),
 PostToolUse (the paths a tool read or wrote), and for Claude Code InstructionsLoaded (recorded in the event

@@ -79,7 +79,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def home_dir() -> str:
-    return os.environ.get("JITCTX_HOME") or str(Path.home())
+    """The home whose settings `--scope user` changes; a usage error when there is none."""
+    from jitctx.cli.state import user_home
+
+    home = user_home()
+    if home is None:
+        raise UsageError("there is no home directory (HOME unset, no passwd entry); set HOME or JITCTX_HOME")
+    return home
 
 
 def default_command(agent: str) -> str:
@@ -104,9 +110,12 @@ def settings_file(agent: str, scope: str, root_arg: str | None) -> Path:
     scopes = codex.SCOPES if agent == "codex" else claude_code.SCOPES
     if scope not in scopes:
         raise UsageError(f"--scope {scope} does not exist for {agent}; choose one of: {', '.join(scopes)}")
+    codex_home = os.environ.get("CODEX_HOME") if agent == "codex" else None
+    # Only the user scope lives in the home (or in $CODEX_HOME); the others are in the project.
+    home = home_dir() if scope == "user" and not codex_home else ""
     if agent == "codex":
-        return codex.settings_path(scope, root, home_dir(), os.environ.get("CODEX_HOME"))
-    return claude_code.settings_path(scope, root, home_dir())
+        return codex.settings_path(scope, root, home, codex_home)
+    return claude_code.settings_path(scope, root, home)
 
 
 @dataclass(frozen=True)
