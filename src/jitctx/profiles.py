@@ -31,8 +31,9 @@ class Profile:
     summary: str
     # Candidate names checked in every directory of a chain, lowest priority first.
     dir_files: tuple[str, ...]
-    # Per directory, (name, unless): `name` is read only where the directory has no `unless` file
-    # (Claude Code reads AGENTS.md where there is no CLAUDE.md).
+    # (name, unless): the agent reads `name` by itself only where no directory from the root down to its
+    # cwd holds an `unless` file (Claude Code reads AGENTS.md in a project without CLAUDE.md): discovery
+    # then lists them, and a hook leaves them to the agent.
     fallback_files: tuple[tuple[str, str], ...] = ()
     # Loaded after everything else of the project (the `local` tier), per directory.
     local_files: tuple[str, ...] = ()
@@ -92,7 +93,8 @@ PROFILES: dict[str, Profile] = {
             name="claude-code",
             summary="Claude Code: CLAUDE.md chain, .claude/rules, CLAUDE.local.md",
             dir_files=("CLAUDE.md", ".claude/CLAUDE.md"),
-            # Since Claude Code 2.1.277; a CLAUDE.md that links to AGENTS.md is read as CLAUDE.md.
+            # Since Claude Code 2.1.277; the real client, run against a scripted model, confirms that a
+            # CLAUDE.md anywhere on the cwd chain keeps every AGENTS.md out (tests/e2e).
             fallback_files=(("AGENTS.md", "CLAUDE.md"),),
             local_files=("CLAUDE.local.md",),
             rules_dirs=(CLAUDE_RULES,),

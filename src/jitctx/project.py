@@ -156,11 +156,6 @@ class Project:
     def dir_candidates(self, directory: str) -> list[Candidate]:
         """Candidate files of one directory, lowest priority first (without the local tier)."""
         names = list(self.profile.dir_files)
-        names.extend(
-            name
-            for name, unless in self.profile.fallback_files
-            if not os.path.lexists(os.path.join(directory, unless))
-        )
         if directory == self.root:
             names.extend(self.profile.root_files)
         found = [

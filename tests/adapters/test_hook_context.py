@@ -162,7 +162,7 @@ def native_row(
         ("claude-code", "CLAUDE.md", None, ROOT, True),
         ("claude-code", ".claude/CLAUDE.md", None, ROOT, True),
         ("claude-code", "CLAUDE.local.md", None, ROOT, True),
-        # AGENTS.md where the directory has no CLAUDE.md (Claude Code 2.1.277 on; see the test below).
+        # AGENTS.md when no CLAUDE.md is on the cwd chain (Claude Code 2.1.277 on; see the test below).
         ("claude-code", "AGENTS.md", None, ROOT, True),
         ("claude-code", "GEMINI.md", None, ROOT, False),
         ("claude-code", "src/CLAUDE.md", None, ROOT, False),
@@ -231,21 +231,21 @@ def test_payload_fixtures_exist() -> None:
     assert (Path(__file__).parent / "payloads" / "claude_post_tool_use_read.json").is_file()
 
 
-def test_agents_md_beside_a_claude_md_is_left_to_jitctx(tmp_path: Path) -> None:
-    """Claude Code reads AGENTS.md only where the directory has no CLAUDE.md; beside one (or beside a
-    CLAUDE.md that links to it), AGENTS.md is jitctx's to send, so it never arrives twice or never."""
+def test_agents_md_is_the_hosts_only_in_a_project_without_claude_md(tmp_path: Path) -> None:
+    """Claude Code reads AGENTS.md files (root and nested) only when no directory from the root down to its
+    cwd holds a CLAUDE.md (a CLAUDE.md that links to AGENTS.md counts); otherwise every AGENTS.md is
+    jitctx's to send, so none arrives twice or never."""
     root = tmp_path / "proj"
     (root / "src").mkdir(parents=True)
     (root / "AGENTS.md").write_text("# a\n", encoding="utf-8")
-    (root / "CLAUDE.md").write_text("# c\n", encoding="utf-8")
     (root / "src" / "AGENTS.md").write_text("# s\n", encoding="utf-8")
-    claude = HostFiles(get_profile("claude-code"), str(root), str(root), None)
 
     def native(display: str, tool: str | None) -> bool:
-        the_load = load(display, root=str(root))
-        return claude.native(the_load, tool, set())
+        claude = HostFiles(get_profile("claude-code"), str(root), str(root), None)
+        return claude.native(load(display, root=str(root)), tool, set())
 
-    assert native("AGENTS.md", None) is False  # CLAUDE.md is there: Claude Code reads that instead
-    assert native("src/AGENTS.md", "Read") is True  # no CLAUDE.md in src/
-    (root / "src" / "CLAUDE.md").symlink_to(root / "src" / "AGENTS.md")
-    assert native("src/AGENTS.md", "Read") is False  # read as src/CLAUDE.md, which jitctx loads instead
+    assert native("AGENTS.md", None) is True  # no CLAUDE.md anywhere: Claude Code reads AGENTS.md
+    assert native("src/AGENTS.md", "Read") is True
+    (root / "CLAUDE.md").symlink_to(root / "AGENTS.md")
+    assert native("AGENTS.md", None) is False  # read as CLAUDE.md, which jitctx leaves to the host
+    assert native("src/AGENTS.md", "Read") is False  # a CLAUDE.md on the chain keeps every AGENTS.md out

@@ -26,7 +26,7 @@ def read(root: Path, rel: str) -> dict[str, Any]:
 
 def shell_read(root: Path, rel: str) -> dict[str, Any]:
     """A read through the shell: Claude Code loads nothing by itself on it, so what applies is jitctx's to
-    send (after its Read tool, Claude Code reads nested AGENTS.md files itself)."""
+    send (after its Read tool, Claude Code would load the scoped rules itself)."""
     return event(root, "PostToolUse", tool_name="Bash", tool_input={"command": f"cat {root / rel}"},
                  tool_response={})  # fmt: skip
 

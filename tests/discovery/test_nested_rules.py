@@ -119,21 +119,26 @@ def test_claude_code_subfolder_of_a_git_repo(
     assert "examples/mono/.claude/rules/python.md" in shown
 
 
-def test_claude_code_profile_reads_agents_md_only_where_there_is_no_claude_md(tmp_path: Path) -> None:
-    root = write_tree(
-        tmp_path / "repo",
-        {
-            ".git/HEAD": "x\n",
-            "CLAUDE.md": "# c\n",
-            "AGENTS.md": "# a\n",
-            "api/AGENTS.md": "# api\n",
-            "api/x.ts": "",
-            "ui/CLAUDE.md": "# ui\n",
-            "ui/AGENTS.md": "# ui agents\n",
-            "ui/x.ts": "",
-        },
-    )
-    session = Session(Project(root, "claude-code", managed_files=()), cwd=root, use_git=False)
-    assert [load.file.display for load in session.startup().loaded] == ["CLAUDE.md"]
+def test_claude_code_reads_agents_md_only_with_no_claude_md_on_the_cwd_chain(tmp_path: Path) -> None:
+    """Claude Code reads AGENTS.md (root and nested) only when no directory from the root down to its
+    cwd holds a CLAUDE.md; one CLAUDE.md on that chain keeps every AGENTS.md out."""
+    tree = {
+        ".git/HEAD": "x\n",
+        "AGENTS.md": "# a\n",
+        "api/AGENTS.md": "# api\n",
+        "api/x.ts": "",
+        "ui/CLAUDE.md": "# ui\n",
+        "ui/AGENTS.md": "# ui agents\n",
+        "ui/x.ts": "",
+    }
+    without = write_tree(tmp_path / "without", tree)
+    session = Session(Project(without, "claude-code", managed_files=()), cwd=without, use_git=False)
+    assert [load.file.display for load in session.startup().loaded] == ["AGENTS.md"]
     assert loaded(session, "api/x.ts") == ["api/AGENTS.md"]
+    assert loaded(session, "ui/x.ts") == ["ui/CLAUDE.md", "ui/AGENTS.md"]
+
+    with_claude = write_tree(tmp_path / "with", {**tree, "CLAUDE.md": "# c\n"})
+    session = Session(Project(with_claude, "claude-code", managed_files=()), cwd=with_claude, use_git=False)
+    assert [load.file.display for load in session.startup().loaded] == ["CLAUDE.md"]
+    assert loaded(session, "api/x.ts") == []
     assert loaded(session, "ui/x.ts") == ["ui/CLAUDE.md"]

@@ -47,9 +47,14 @@ class HostFiles:
             chain.add("/".join(parts[:depth]))
         self.cwd_chain = frozenset(chain)  # root-relative directories from the root down to the cwd
         # Longest first: `.claude/CLAUDE.md` must not be read as `CLAUDE.md` in a folder called `.claude`.
-        fallbacks = tuple(name for name, _ in host.fallback_files)
+        # A fallback name (AGENTS.md) is the host's only where no directory from the root down to the cwd
+        # holds the file it stands in for (CLAUDE.md): the real client then reads AGENTS.md in its place.
+        fallbacks = tuple(
+            name
+            for name, unless in host.fallback_files
+            if not any(os.path.lexists(os.path.join(root, *d.split("/"), unless)) for d in self.cwd_chain)
+        )
         self.dir_names = sorted((*host.dir_files, *fallbacks, *host.local_files), key=len, reverse=True)
-        self.unless = dict(host.fallback_files)
         self.read_tools = NATIVE_READ_TOOLS.get(host.name, frozenset())
 
     # -- what kind of file is it, for this host? --------------------------------------------------------
@@ -63,9 +68,6 @@ class HostFiles:
                 directory = rel[: -len(name) - 1]
             else:
                 continue
-            unless = self.unless.get(name)
-            if unless is not None and os.path.lexists(os.path.join(self.root, directory, unless)):
-                return None  # the host reads `unless` there instead (AGENTS.md beside a CLAUDE.md)
             return directory
         return None
 

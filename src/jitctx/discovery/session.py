@@ -62,6 +62,7 @@ class Session:
         # Directory -> its chain of real directories up to the root. A cached chain only ever holds
         # directories that were inside the project when resolved, so nothing outside can enter through it.
         self._chains: dict[str, tuple[str, ...]] = {}
+        self._fallbacks: tuple[str, ...] | None = None  # see _fallback_candidates
         # Parsed scopes of the rules folders, by file version; saved with the session (see rule_table).
         self.scope_cache: ScopeCache = {}
         self._rules: list[ScopedRule] | None = None
@@ -381,6 +382,21 @@ class Session:
         self._watched[key] = now
         return False
 
+    def _fallback_candidates(self, directory: str) -> list[Candidate]:
+        """The profile's fallback names (Claude Code's AGENTS.md) of one directory, when no directory from
+        the root down to the cwd holds the file they stand in for: the agent then reads them instead."""
+        if self._fallbacks is None:
+            chain = self._chain(self.cwd)
+            self._fallbacks = tuple(
+                name
+                for name, unless in self.project.profile.fallback_files
+                if not any(os.path.lexists(os.path.join(d, unless)) for d in chain)
+            )
+        return [
+            Candidate(os.path.join(directory, name), Tier.PROJECT, directory=directory)
+            for name in self._fallbacks
+        ]
+
     def _chain(self, start_dir: str) -> tuple[str, ...]:
         """Real directories from the root down to `start_dir`, stopping at the project boundary.
 
@@ -407,7 +423,11 @@ class Session:
     ) -> None:
         # Taken before the candidates are read: a file created meanwhile makes the next touch look again.
         watch = watch_list(self.project.listing_paths(directory))
-        candidates = self.project.dir_candidates(directory) + self.project.nested_rule_candidates(directory)
+        candidates = [
+            *self.project.dir_candidates(directory),
+            *self._fallback_candidates(directory),
+            *self.project.nested_rule_candidates(directory),
+        ]
         if self.project.profile.first_match_per_dir:
             # One file per directory: one that a new first match (AGENTS.override.md) displaced leaves.
             current = {candidate.path for candidate in candidates}
