@@ -78,7 +78,10 @@ class Session:
 
     @property
     def started(self) -> bool:
-        return "main" in self.channels and self.channels["main"].started
+        return self.started_in("main")
+
+    def started_in(self, channel: str) -> bool:
+        return channel in self.channels and self.channels[channel].started
 
     def blocks(self, channel: str = "main") -> list[InstructionFile]:
         """The instruction files this channel currently holds, in load order.
@@ -199,10 +202,11 @@ class Session:
 
     # -- startup -----------------------------------------------------------------------------------
 
-    def startup(self) -> Startup:
+    def startup(self, channel: str = "main") -> Startup:
+        """What loads at the start of `channel`: the main session, or a sub-agent that starts afresh."""
         started = time.perf_counter()
         project = self.project
-        state = self.channels.setdefault("main", ChannelState())
+        state = self.channels.setdefault(channel, ChannelState())
         work = Pass(against="any startup signal")
         cwd = self.cwd
         if not is_inside(cwd, project.root):
