@@ -270,7 +270,13 @@ class Session:
         elif "\0" in path:
             note = f"{path!r} is not a path (it holds a NUL character)"
         else:
-            note = self._discover_path(path, state, work)
+            try:
+                note = self._discover_path(path, state, work)
+            except (OSError, ValueError) as error:
+                # One path the OS refuses (a lone surrogate, a name too long) is noted; the other paths
+                # of the same tool call are still answered.
+                note = f"{path!r} could not be used as a path: {_why(error)}"
+                work.skips.append(Skip(repr(path), f"not a usable path: {_why(error)}"))
         return Discovery(
             trigger=path,
             hit=bool(work.loads),
@@ -553,6 +559,15 @@ def _under(rel: str, directory: str) -> str | None:
         if rel.startswith(directory + "/") and len(rel) > len(directory) + 1
         else None
     )
+
+
+def _why(error: Exception) -> str:
+    """A short, printable reason for an OS or encoding error."""
+    if isinstance(error, UnicodeError):
+        return "it holds characters that are not valid in a file name"
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return type(error).__name__
 
 
 def merge_discoveries(trigger: str, steps: list[Discovery], channel: str = "main") -> Discovery:
