@@ -9,7 +9,7 @@ from typing import Any
 
 from jitctx.cli.common import add_common, find_root, path_argument, print_json, table, warn
 from jitctx.errors import UsageError
-from jitctx.imports import Expansion, FileResolver, ImportStatus, expand
+from jitctx.imports import Expansion, FileResolver, ImportStatus, clean_token, expand
 from jitctx.profiles import ROOT_MARKERS
 from jitctx.project import Project
 
@@ -111,7 +111,9 @@ def _print(result: Expansion, root: str) -> None:
     print()
     if result.imports:
         rows = [
-            [r.where, "  " * (r.depth - 1) + "@" + r.token, r.status.value, r.display or "-"]
+            # The token cleaned, as in the resolved column: `**@docs/x.md**` is bold in Markdown,
+            # and the `**` is not part of the import.
+            [r.where, "  " * (r.depth - 1) + "@" + clean_token(r.token), r.status.value, r.display or "-"]
             for r in result.imports
         ]
         print(table(["where", "import", "status", "resolved"], rows))

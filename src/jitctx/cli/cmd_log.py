@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
             print_json({"events_dir": str(directory), "window": window, "loads": loads, **seen.totals()})
         else:
             _print_timeline(loads, seen, window)
-    report_skips(report, directory, seen.records > 0, args.session)
+    report_skips(report, directory, seen.records > 0, args.session, since)
     return 0
 
 
@@ -292,7 +292,9 @@ def window_line(window: dict[str, Any]) -> str:
     return "; ".join(parts)
 
 
-def report_skips(report: Any, directory: Path, found: bool, session: str | None = None) -> None:
+def report_skips(
+    report: Any, directory: Path, found: bool, session: str | None = None, since: datetime | None = None
+) -> None:
     if session and not found and report.records + report.filtered > 0:
         warn(f"no session id starts with {session!r} in this window")
     if report.corrupt:
@@ -305,7 +307,20 @@ def report_skips(report: Any, directory: Path, found: bool, session: str | None 
         )
     if report.unknown_kind:
         warn(f"skipped {count(report.unknown_kind, 'record')} of an unknown kind")
-    if not found and report.files == 0:
+    if found:
+        return
+    if since is not None:
+        from jitctx.telemetry.events import format_ts
+        from jitctx.telemetry.store import event_files
+
+        if event_files(directory):
+            print(
+                f"jitctx: the window is empty: no records since {clock(format_ts(since))} UTC; "
+                "an earlier --since (or none) shows the log",
+                file=sys.stderr,
+            )
+            return
+    if report.files == 0:
         print(
             f"jitctx: no events recorded in {directory} yet; 'jitctx install claude-code' records them",
             file=sys.stderr,

@@ -54,14 +54,15 @@ def run(args: argparse.Namespace) -> int:
     if args.html is not None and args.html.strip() in ("", "-"):
         raise UsageError("--html takes the name of the file to write the page to, e.g. --html stats.html")
     directory = readable_events_dir(args)
-    stats = stats_from_log(directory, since=since_of(args), session=args.session, workers=args.workers)
+    since = since_of(args)
+    stats = stats_from_log(directory, since=since, session=args.session, workers=args.workers)
     if args.html:
         _write_html(stats, Path(args.html))
     if args.json:
         print_json({"events_dir": str(directory), **stats.to_json()})
     else:
         _print(stats, by_file=args.by_file)
-    report_skips(_Report(stats), directory, stats.window.records > 0, args.session)
+    report_skips(_Report(stats), directory, stats.window.records > 0, args.session, since)
     if stats.window.invalid:
         warn(f"{count(stats.window.invalid, 'record')} had fields of the wrong type and were left out")
     return 0

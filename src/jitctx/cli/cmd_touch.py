@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from jitctx.cli.common import add_common, count, open_project, print_json, table, warn
+from jitctx.cli.common import add_common, count, open_project, print_json, shown, table, warn
 from jitctx.cli.render_loads import startup_json
 from jitctx.cli.state import add_state_dir, state_dir
 from jitctx.discovery.session import Session
@@ -76,9 +78,37 @@ def record_events(
         store.append(record)
 
 
-def step_json(step: Discovery) -> dict[str, Any]:
+def resolved(project: Project, cwd: str, path: str) -> str | None:
+    """The root-relative path a touched PATH names (taken from the cwd, as discovery takes it); None
+    when it is outside the project or not a usable path."""
+    if "\0" in path:
+        return None
+    try:
+        absolute = os.path.normpath(os.path.join(cwd, os.path.expanduser(path)))
+        real = os.path.join(os.path.realpath(os.path.dirname(absolute)), os.path.basename(absolute))
+    except (OSError, ValueError):
+        return None
+    shown = project.display(real)
+    return None if os.path.isabs(shown) else shown
+
+
+def explain_resolution(project: Project, cwd: str, path: str, where: str | None) -> str | None:
+    """A line for a relative PATH, taken from a cwd other than the root, that names no existing file:
+    the path it resolved to, so `touch --cwd tests tests/x.py` shows it meant tests/tests/x.py."""
+    if where is None or os.path.isabs(path) or os.path.realpath(cwd) == project.root:
+        return None
+    if os.path.lexists(os.path.join(project.root, where)):
+        return None
+    message = f"{path} resolved to {where} (relative to the cwd {project.display(os.path.realpath(cwd))})"
+    if os.path.lexists(os.path.join(project.root, path)):
+        message += f", which does not exist; {path} from the root does"
+    return message
+
+
+def step_json(step: Discovery, path: str | None = None) -> dict[str, Any]:
     document: dict[str, Any] = {
         "trigger": step.trigger,
+        "path": path,
         "hit": step.hit,
         "loaded": [
             {
@@ -109,12 +139,17 @@ def run(args: argparse.Namespace) -> int:
         session_id = opened.session.session_id
         if args.session is not None:
             record_events(args, opened.session, startup, steps)
+    places = [resolved(project, opened.session.cwd, path) for path in args.paths]
+    for path, where in zip(args.paths, places, strict=True):
+        line = explain_resolution(project, opened.session.cwd, path, where)
+        if line is not None:
+            print(f"jitctx: {shown(line)}", file=sys.stderr)
     if args.json:
         print_json(
             {
                 "session": session_id,
                 "startup": startup_json(startup) if startup is not None else None,
-                "steps": [step_json(step) for step in steps],
+                "steps": [step_json(step, where) for step, where in zip(steps, places, strict=True)],
             }
         )
         return 0
@@ -124,13 +159,14 @@ def run(args: argparse.Namespace) -> int:
         for message in startup.warnings:
             warn(message)
     rows: list[list[object]] = []
-    for step in steps:
+    for step, where in zip(steps, places, strict=True):
+        touched = where if where is not None else step.trigger
         if not step.loaded:
-            rows.append([step.trigger, "-", "", "", f"{step.elapsed_ms:.2f}", step.note or "miss"])
+            rows.append([touched, "-", "", "", f"{step.elapsed_ms:.2f}", step.note or "miss"])
         for index, load in enumerate(step.loaded):
             rows.append(
                 [
-                    step.trigger if index == 0 else "",
+                    touched if index == 0 else "",
                     load.file.display,
                     load.reason.value + (" (updated)" if load.updated else ""),
                     load.file.body_bytes,
