@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from jitctx.adapters import claude_code
 from jitctx.cli.main import main
 
 UNRELATED = {
@@ -34,6 +35,8 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (root / ".git").mkdir(parents=True)
     monkeypatch.chdir(root)
     monkeypatch.setenv("JITCTX_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("JITCTX_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.delenv("VIRTUAL_ENV", raising=False)
     monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
     return root
 
@@ -51,7 +54,9 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, 
 
 
 def backups(root: Path) -> list[Path]:
-    return sorted((root / ".claude").glob("settings.json.bak-*"))
+    """The backups of the project's settings file: in the state dir, never next to the file."""
+    assert not list((root / ".claude").glob("*.bak*")) if (root / ".claude").is_dir() else True
+    return sorted((root.parent / "state" / "settings-backups").glob("*/settings.json.bak-*"))
 
 
 def test_install_creates_the_file_then_changes_nothing(
@@ -62,7 +67,7 @@ def test_install_creates_the_file_then_changes_nothing(
     assert doc["changed"] and doc["written"] and doc["backup"] is None  # nothing to back up
     assert doc["path"] == str(settings_of(project)) and doc["command"] == "jitctx hook claude-code"
     data = json.loads(settings_of(project).read_text())
-    assert list(data["hooks"]) == ["SessionStart", "UserPromptSubmit", "PostToolUse", "InstructionsLoaded"]
+    assert list(data["hooks"]) == [entry.event for entry in claude_code.ENTRIES]
     first = settings_of(project).read_bytes()
     mtime = settings_of(project).stat().st_mtime_ns
 
@@ -128,8 +133,9 @@ def test_dry_run_shows_a_diff_and_writes_nothing(project: Path, capsys: pytest.C
     code, out, err = run(capsys, "install", "claude-code", "--dry-run")
     assert code == 0
     assert str(out).startswith("--- /dev/null\n+++ " + str(settings_of(project)))
-    assert '+      "startup|resume|clear|compact"' not in str(out)
-    assert '"matcher": "startup|resume|clear|compact"' in str(out)
+    matcher = claude_code.ENTRIES[0].matcher
+    assert f'+      "{matcher}"' not in str(out)
+    assert f'"matcher": "{matcher}"' in str(out)
     assert "dry run" in err and not settings_of(project).exists()
     code, doc, _ = run(capsys, "install", "claude-code", "--dry-run", "--json")
     assert isinstance(doc, dict) and doc["changed"] and not doc["written"] and doc["diff"].startswith("--- ")
@@ -175,7 +181,7 @@ def test_the_installed_command_answers_a_hook(
     assert main(["install", "claude-code"]) == 0
     capsys.readouterr()
     settings = json.loads(settings_of(project).read_text())
-    command = settings["hooks"]["PostToolUse"][0]["hooks"][0]["command"]
+    command = settings["hooks"]["SessionStart"][0]["hooks"][0]["command"]
     assert command.startswith("jitctx ") is on_path
     (project / "AGENTS.md").write_text("# guide\n")
     (project / "CLAUDE.md").write_text("# claude\n")  # Claude Code reads CLAUDE.md here, not AGENTS.md

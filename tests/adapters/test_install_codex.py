@@ -16,6 +16,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (root / ".git").mkdir(parents=True)
     monkeypatch.chdir(root)
     monkeypatch.setenv("JITCTX_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("JITCTX_STATE_DIR", str(tmp_path / "state"))
     monkeypatch.delenv("CODEX_HOME", raising=False)
     return root
 
@@ -23,7 +24,8 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_project_install_writes_codex_hooks_json(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["install", "codex", "--command", "jitctx hook codex"]) == 0
     err = capsys.readouterr().err
-    assert "open /hooks in Codex" in err
+    assert "only after you trust it" in err and "type /hooks" in err and "jitctx doctor" in err
+    assert "config.toml" in err  # where Codex records the trust
     data = json.loads((project / ".codex" / "hooks.json").read_text())
     handler = {"type": "command", "command": "jitctx hook codex", "timeout": 10}
     assert data == {
@@ -75,4 +77,7 @@ def test_install_twice_and_uninstall(project: Path, capsys: pytest.CaptureFixtur
     assert main(["uninstall", "codex", "--json"]) == 0
     removed = json.loads(capsys.readouterr().out)
     assert removed["changed"] and removed["backup"] is not None
-    assert json.loads((project / ".codex" / "hooks.json").read_text()) == {}
+    # install made .codex/hooks.json: uninstall takes it away, and the folder it made for it
+    assert not (project / ".codex").exists()
+    assert removed["removed"] == [str(project / ".codex" / "hooks.json"), str(project / ".codex")]
+    assert Path(removed["backup"]).is_file() and project not in Path(removed["backup"]).parents

@@ -48,16 +48,11 @@ def test_which_commands_are_jitctxs(command: object, ours: bool) -> None:
 
 def test_install_into_nothing_adds_one_group_per_event() -> None:
     data, changes = install({}, ENTRIES, CMD, "claude-code")
-    assert [(c.event, c.action) for c in changes] == [
-        ("SessionStart", "added"),
-        ("UserPromptSubmit", "added"),
-        ("PostToolUse", "added"),
-        ("InstructionsLoaded", "added"),
-    ]
+    assert [(c.event, c.action) for c in changes] == [(entry.event, "added") for entry in ENTRIES]
     assert list(data) == ["hooks"]
     assert data["hooks"]["SessionStart"] == [
         {
-            "matcher": "startup|resume|clear|compact",
+            "matcher": ENTRIES[0].matcher,
             "hooks": [{"type": "command", "command": CMD, "timeout": 10}],
         }
     ]
@@ -81,13 +76,8 @@ def test_install_keeps_other_hooks_and_settings_in_their_order() -> None:
     }
     data, _ = install(original, ENTRIES, CMD, "claude-code")
     assert list(data) == ["permissions", "hooks", "model"]
-    assert list(data["hooks"]) == [
-        "PostToolUse",
-        "Stop",
-        "SessionStart",
-        "UserPromptSubmit",
-        "InstructionsLoaded",
-    ]
+    added = [entry.event for entry in ENTRIES if entry.event not in ("PostToolUse", "Stop")]
+    assert list(data["hooks"]) == ["PostToolUse", "Stop", *added]
     assert data["hooks"]["PostToolUse"][0] == OTHER
     assert data["hooks"]["Stop"] == original["hooks"]["Stop"]
     assert original["hooks"]["PostToolUse"] == [OTHER]  # the input is not mutated
@@ -95,9 +85,10 @@ def test_install_keeps_other_hooks_and_settings_in_their_order() -> None:
 
 def test_an_old_entry_is_updated_not_doubled() -> None:
     old = {"hooks": [{"type": "command", "command": "/old/venv/bin/jitctx hook claude-code", "timeout": 5}]}
-    data, changes = install({"hooks": {"PostToolUse": [OTHER, old, old]}}, ENTRIES, CMD, "claude-code")
-    assert ("PostToolUse", "updated") in [(c.event, c.action) for c in changes]
-    groups = data["hooks"]["PostToolUse"]
+    event = "UserPromptSubmit"
+    data, changes = install({"hooks": {event: [OTHER, old, old]}}, ENTRIES, CMD, "claude-code")
+    assert (event, "updated") in [(c.event, c.action) for c in changes]
+    groups = data["hooks"][event]
     assert groups[0] == OTHER and len(groups) == 2
     assert groups[1]["hooks"][0]["command"] == CMD
 

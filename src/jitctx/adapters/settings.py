@@ -3,7 +3,8 @@
 The file is parsed, jitctx's own handlers (commands running `jitctx hook AGENT`) are put in the exact shape
 wanted, and the rest stays as it was: key order, other hooks, other settings. When nothing changes the file
 is not written at all, so installing twice leaves it byte for byte the same. When something changes the
-old file is copied to `NAME.bak-YYYYmmddTHHMMSS` first, and the new one replaces it in one rename.
+old file is handed to a backup keeper first (the CLI keeps it in the state dir, out of the repository:
+see install_record), and the new one replaces it in one rename.
 
 A file that cannot be parsed faithfully (invalid JSON, not an object, `hooks` or an event of the wrong type,
 a duplicated key that a rewrite would silently drop) is refused: jitctx does not overwrite what it cannot
@@ -21,7 +22,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -333,12 +334,14 @@ def diff(before: str | None, after: str, path: Path) -> str:
     )
 
 
-def write_settings(path: Path, before: str | None, after: str) -> Path | None:
-    """Replace the file with `after` in one rename, keeping a backup of what was there; returns the backup.
+def write_settings(
+    path: Path, before: str | None, after: str, keep_backup: Callable[[bytes], Path] | None = None
+) -> Path | None:
+    """Replace the file with `after` in one rename; when it existed, `keep_backup` is handed its old bytes
+    first (and a failing backup stops the write). Returns where the backup went.
 
     A symlinked settings file (dotfile managers do that) is written through to its target."""
     import tempfile
-    import time
 
     refuse_dangling_links(path)
     path.parent.mkdir(parents=True, exist_ok=True)  # by the path as written: never through a link
@@ -347,14 +350,8 @@ def write_settings(path: Path, before: str | None, after: str) -> Path | None:
     mode = 0o644
     if before is not None:
         mode = os.stat(target).st_mode & 0o7777
-        stamp = time.strftime("%Y%m%dT%H%M%S")
-        backup = target.with_name(f"{target.name}.bak-{stamp}")
-        serial = 1
-        while backup.exists():
-            backup = target.with_name(f"{target.name}.bak-{stamp}-{serial}")
-            serial += 1
-        backup.write_bytes(target.read_bytes())
-        os.chmod(backup, mode)
+        if keep_backup is not None:
+            backup = keep_backup(target.read_bytes())
     handle, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:

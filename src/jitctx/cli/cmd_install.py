@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jitctx.cli.common import add_json, add_root, print_json, table
+from jitctx.cli.state import add_state_dir, state_dir
 from jitctx.errors import UsageError
 
 if TYPE_CHECKING:
@@ -25,7 +26,8 @@ AGENTS = ("claude-code", "codex")
 INSTALL_HELP = """\
 Merges jitctx's hook entries into the agent's settings file and leaves everything else in it as it was.
 Installing twice changes nothing (the file is not even rewritten). Before any change the old file is copied
-to NAME.bak-<timestamp>. A file that is not valid JSON, not a JSON object, or whose 'hooks' has the wrong
+to the state dir, <state dir>/settings-backups/<folder>-<hash>/NAME.bak-<timestamp> (out of the repository;
+the output names it). A file that is not valid JSON, not a JSON object, or whose 'hooks' has the wrong
 type is refused (exit 2) and left alone; so is a settings file or folder that is a dangling symlink.
 Values jitctx does not change keep their text, numbers included.
 
@@ -36,9 +38,11 @@ Where the entries go:
   codex        --scope project  <root>/.codex/hooks.json
                --scope user     ~/.codex/hooks.json ($CODEX_HOME/hooks.json when set)
 
-The command written is `jitctx hook AGENT` when `jitctx` is on PATH, else the absolute
-`PYTHON -m jitctx hook AGENT` of this installation; --command replaces it. Codex runs a new hook only after
-you trust it: open /hooks in Codex once after installing.
+The command written is `jitctx hook AGENT` when `jitctx` is on PATH; the absolute path of that `jitctx`
+when it is on PATH only through the active virtualenv ($VIRTUAL_ENV), so that the agent finds it when
+started from another shell; else the absolute `PYTHON -m jitctx hook AGENT` of this installation.
+--command replaces it. Codex runs a new hook only after you trust it: open /hooks in Codex once after
+installing; `jitctx doctor` shows whether Codex recorded that trust.
 
 examples:
   jitctx install claude-code --dry-run
@@ -48,8 +52,9 @@ examples:
 
 UNINSTALL_HELP = """\
 Removes jitctx's hook entries (commands running `jitctx hook AGENT`) from the agent's settings file and
-nothing else; a matcher group or event left empty by that goes too. The old file is kept as
-NAME.bak-<timestamp>. Same scopes and paths as `jitctx install`.
+nothing else; a matcher group or event left empty by that goes too. The old file is kept in the state
+dir, as install does. A settings file that install created and that is left empty (`{}`) is deleted, and
+so is a folder made for it (`.claude/`) when nothing else is in it. Same scopes and paths as `jitctx install`.
 
 examples:
   jitctx uninstall claude-code --dry-run
@@ -69,6 +74,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="which settings file (default: project; 'local' is Claude Code only), see below",
     )
     add_root(parser)
+    add_state_dir(parser)
     parser.add_argument("--dry-run", action="store_true", help="show the change as a diff; write nothing")
     if not removing:
         # dest is not "command": main's subparsers already keep the command name there.
@@ -89,10 +95,26 @@ def home_dir() -> str:
 
 
 def default_command(agent: str) -> str:
-    """`jitctx hook AGENT` when jitctx is on PATH (portable across machines), else this interpreter's."""
-    if shutil.which("jitctx"):
+    """`jitctx hook AGENT` when jitctx is on PATH (portable across machines), else this interpreter's.
+
+    A `jitctx` found only inside the active virtualenv is on PATH in this shell alone: the agent started
+    from another shell would not find it, so its absolute path is written instead."""
+    found = shutil.which("jitctx")
+    if found:
+        if in_active_virtualenv(found):
+            return f"{shlex.quote(os.path.abspath(found))} hook {agent}"
         return f"jitctx hook {agent}"
     return f"{shlex.quote(sys.executable)} -m jitctx hook {agent}"
+
+
+def in_active_virtualenv(executable: str) -> bool:
+    """Does `executable` live under $VIRTUAL_ENV (the virtualenv activated in this shell)?"""
+    venv = os.environ.get("VIRTUAL_ENV")
+    if not venv or not os.path.isabs(venv):
+        return False
+    base = os.path.realpath(venv)
+    real = os.path.realpath(executable)
+    return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
 
 
 def settings_file(agent: str, scope: str, root_arg: str | None) -> Path:
@@ -126,12 +148,14 @@ class Outcome:
     changed: bool
     backup: Path | None
     diff: str
+    removed: tuple[Path, ...] = ()  # the settings file and folders uninstall took away (install made them)
 
 
 def run(args: argparse.Namespace) -> int:
-    from jitctx.adapters import settings
+    from jitctx.adapters import install_record, settings
 
     path = settings_file(args.agent, args.scope, args.root)
+    state = state_dir(args)
     command: str | None = None
     if not args.uninstall:
         command = args.hook_command or default_command(args.agent)
@@ -140,6 +164,12 @@ def run(args: argparse.Namespace) -> int:
                 f"--command {command!r} must run `jitctx hook {args.agent}`: that is how jitctx recognises "
                 "its own entries when it updates or removes them"
             )
+    missing = install_record.missing_folders(path)
+    removed: tuple[Path, ...] = ()
+
+    def keep_backup(content: bytes) -> Path:
+        return install_record.save_backup(state, path, content)
+
     # Read, change and write under one lock: a concurrent install would otherwise lose this change.
     with settings.locked(path, create=not (args.dry_run or args.uninstall)):
         before, data = settings.read_settings(path)
@@ -151,14 +181,32 @@ def run(args: argparse.Namespace) -> int:
         after = settings.dump(after_data, before) if changed else (before or "")
         backup = None
         if changed and not args.dry_run:
-            backup = settings.write_settings(path, before, after)
+            backup = settings.write_settings(path, before, after, keep_backup)
+            if before is None and command is not None:
+                install_record.note_created(state, path, missing)
+            elif command is None:
+                removed = _clean_up(state, path, after_data)
     diff = settings.diff(before, after, path) if changed else ""
-    outcome = Outcome(path, command, tuple(changes), changed, backup, diff)
+    outcome = Outcome(path, command, tuple(changes), changed, backup, diff, removed)
     if args.json:
         print_json(_document(args, outcome))
     else:
         _human(args, outcome)
     return 0
+
+
+def _clean_up(state: Path, path: Path, after: dict[str, Any]) -> tuple[Path, ...]:
+    """After an uninstall: a settings file jitctx created and left as `{}` goes, with the folders made
+    for it when they are empty. A file the user had, or one with anything else in it, stays."""
+    from jitctx.adapters import install_record
+
+    folders = install_record.created_note(state, path)
+    if folders is None:
+        return ()
+    install_record.forget_created(state, path)
+    if after or path.is_symlink():
+        return ()
+    return tuple(install_record.remove_created(path, folders))
 
 
 def _entries(agent: str) -> tuple[HookEntry, ...]:
@@ -182,6 +230,7 @@ def _document(args: argparse.Namespace, outcome: Outcome) -> dict[str, Any]:
         "changed": outcome.changed,
         "written": outcome.changed and not args.dry_run,
         "backup": str(outcome.backup) if outcome.backup is not None else None,
+        "removed": [str(p) for p in outcome.removed],
         "changes": [{"event": c.event, "action": c.action, "matcher": c.matcher} for c in outcome.changes],
         "diff": outcome.diff,
     }
@@ -206,9 +255,26 @@ def _human(args: argparse.Namespace, outcome: Outcome) -> None:
         print(f"jitctx: {path}: {what}; file not written", file=sys.stderr)
         return
     verb = "removed" if args.uninstall else "installed"
-    saved = f" (previous version kept as {outcome.backup})" if outcome.backup else ""
-    print(f"jitctx: {verb} hooks for {args.agent} in {path}{saved}", file=sys.stderr)
+    print(f"jitctx: {verb} hooks for {args.agent} in {path}", file=sys.stderr)
+    if outcome.backup:
+        print(f"jitctx: previous version kept as {outcome.backup}", file=sys.stderr)
+    for gone in outcome.removed:
+        print(f"jitctx: deleted {gone} (jitctx created it; nothing else was in it)", file=sys.stderr)
     if outcome.command:
         print(f"jitctx: hook command: {outcome.command}", file=sys.stderr)
+        program = shlex.split(outcome.command)[0]
+        if os.path.isabs(program) and in_active_virtualenv(program):
+            print(
+                "jitctx: (an absolute path: jitctx is on PATH only in this virtualenv, and the agent may be "
+                "started from another shell)",
+                file=sys.stderr,
+            )
     if args.agent == "codex" and not args.uninstall:
-        print("jitctx: Codex runs new hooks only once you trust them: open /hooks in Codex", file=sys.stderr)
+        print(CODEX_TRUST, file=sys.stderr)
+
+
+CODEX_TRUST = """\
+jitctx: Codex runs a new or changed hook only after you trust it: start Codex, type /hooks, and trust
+        the jitctx hooks (a project's .codex/ is read only in a folder Codex trusts, too).
+        Check with `jitctx doctor`: it reads the trust Codex recorded in ~/.codex/config.toml
+        ($CODEX_HOME/config.toml), the [hooks.state."<hooks.json>:<event>:<group>:<handler>"] tables."""
