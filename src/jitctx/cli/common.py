@@ -36,7 +36,11 @@ def add_agent(parser: argparse.ArgumentParser) -> None:
 
 
 def add_json(parser: argparse.ArgumentParser) -> None:
+    """--json, and --color for the output meant for people instead."""
+    from jitctx.cli.colour import add_colour
+
     parser.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+    add_colour(parser)
 
 
 def add_cwd(parser: argparse.ArgumentParser) -> None:
@@ -137,7 +141,9 @@ def shown(text: str) -> str:
 
 
 def warn(message: str) -> None:
-    print(f"jitctx: warning: {shown(message)}", file=sys.stderr)
+    from jitctx.cli.colour import paint
+
+    print(f"jitctx: {paint('warning:', 'yellow', sys.stderr)} {shown(message)}", file=sys.stderr)
 
 
 def count(number: int, noun: str) -> str:
@@ -164,6 +170,9 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]], *, right: Se
             pad = " " * (widths[i] - display_width(cell))
             parts.append(pad + cell if i in right else cell + pad)
         lines.append("  ".join(parts).rstrip())
+    from jitctx.cli.colour import paint
+
+    lines[0] = paint(lines[0], "bold", sys.stdout)
     return "\n".join(lines)
 
 
