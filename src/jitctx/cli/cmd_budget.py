@@ -1,4 +1,4 @@
-"""`jitctx budget`: bytes per layer and for the host, with headroom; exits 1 when any budget is over."""
+"""`jitctx budget`: bytes per layer and per start directory, with headroom; exits 1 when any is over."""
 
 from __future__ import annotations
 
@@ -6,7 +6,9 @@ import argparse
 from typing import Any
 
 from jitctx.cli.common import add_common, open_project, print_json, table
-from jitctx.govern.budget import BudgetReport, measure
+from jitctx.govern.budget import BudgetReport, StartUsage, measure
+
+SHOWN_STARTS = 10  # rows of the start-directory table; JSON lists them all
 
 HELP = """\
 Layers come from the config (.jitctx.toml or [tool.jitctx]); each is a set of globs over instruction
@@ -26,23 +28,38 @@ files with a byte budget for their body text:
   max_bytes = 57344
 
 The injected layers together are also measured as rendered payload (headers, wrappers, blank lines)
-against the agent profile's limit (jitctx 64 KiB, codex 32 KiB). Without layers, the budget is that
-limit on what loads at startup from the root. Exit 1 when any budget is exceeded.
+against the agent profile's limit (jitctx 64 KiB, codex 32 KiB).
+
+What loads at startup depends on where the agent starts (Codex joins AGENTS.md files from the root down
+to its start directory and stops at 32 KiB), so every directory an agent can start in is measured: the
+root, each folder holding an instruction file, and the deepest folders of the repository. The worst one
+is reported with what gets cut there; --cwd DIR measures that one only ('jitctx render --cwd DIR' shows
+the same cut). Exit 1 when any budget is exceeded or anything is cut in any start directory.
 
 examples:
   jitctx budget --root examples/monorepo
   jitctx budget --agent codex --json
+  jitctx budget --agent codex --cwd tests
 """
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.epilog = HELP
-    add_common(parser)
+    add_common(parser, cwd=True)
+    parser.add_argument(
+        "--no-git", action="store_true", help="list the repository's folders by walking, not with git"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    project, _ = open_project(args)
-    report = measure(project)
+    project, cwd = open_project(args)
+    if args.cwd is not None:
+        report = measure(project, cwd=cwd)
+    else:
+        from jitctx.govern.repo_files import list_repo_files
+
+        repo = list_repo_files(project.root, use_git=not args.no_git)
+        report = measure(project, directories=repo.directories)
     if args.json:
         print_json(to_json(report, project.profile.name))
     else:
@@ -73,9 +90,23 @@ def to_json(report: BudgetReport, agent: str) -> dict[str, Any]:
             "payload_bytes": report.injected_payload,
             "limit": report.host_limit,
             "headroom": report.host_headroom,
-            "over": report.injected_payload > report.host_limit,
+            "over": report.host_over,
         },
+        "start_dirs": [_start_json(s) for s in report.starts],
+        "worst": _start_json(report.worst) if report.worst is not None else None,
         "over": report.over,
+    }
+
+
+def _start_json(start: StartUsage) -> dict[str, Any]:
+    return {
+        "path": start.path,
+        "files": list(start.files),
+        "need_bytes": start.need,
+        "limit": start.limit,
+        "headroom": start.headroom,
+        "over": start.over,
+        "cut": [f.to_dict() for f in start.cut],
     }
 
 
@@ -88,15 +119,43 @@ def to_text(report: BudgetReport, agent: str) -> str:
         rows.append(
             [u.name, len(u.files), f"{u.body_bytes:,}", f"{u.payload_bytes:,}", limit, headroom, verdict]
         )
-    lines = [
-        table(
-            ["layer", "files", "body bytes", "payload", "budget", "headroom", ""], rows, right=(1, 2, 3, 4, 5)
+    lines: list[str] = []
+    if report.configured:
+        headers = ["layer", "files", "body bytes", "payload", "budget", "headroom", ""]
+        lines.append(table(headers, rows, right=(1, 2, 3, 4, 5)))
+        verdict = "OVER" if report.host_over else "ok"
+        lines.append("")
+        lines.append(
+            f"{agent} injected layers: payload {report.injected_payload:,} bytes (body "
+            f"{report.injected_body:,}) of {report.host_limit:,}: headroom {report.host_headroom:,} bytes "
+            f"— {verdict}"
         )
-    ]
-    verdict = "OVER" if report.injected_payload > report.host_limit else "ok"
-    lines.append("")
-    lines.append(
-        f"{agent} payload {report.injected_payload:,} bytes (body {report.injected_body:,}) "
-        f"of {report.host_limit:,}: headroom {report.host_headroom:,} bytes — {verdict}"
-    )
+    if report.starts:
+        if lines:
+            lines.append("")
+        lines.append(_starts_table(report.starts))
+        worst = report.starts[0]
+        verdict = "OVER" if worst.over else "ok"
+        lines.append("")
+        lines.append(
+            f"{agent} worst start directory {_dir(worst.path)}: {worst.need:,} of {worst.limit:,} bytes, "
+            f"headroom {worst.headroom:,} — {verdict}"
+            + (f" ({len(report.starts)} start directories measured)" if len(report.starts) > 1 else "")
+        )
+        for f in worst.cut:
+            lines.append(f"  {f.display}: {f.status}, {f.bytes_kept:,} bytes kept, {f.bytes_lost:,} lost")
     return "\n".join(lines)
+
+
+def _dir(path: str) -> str:
+    return "(root)" if path == "." else path
+
+
+def _starts_table(starts: tuple[StartUsage, ...]) -> str:
+    rows: list[list[object]] = []
+    for s in starts[:SHOWN_STARTS]:
+        cut = ", ".join(f"{f.display} {f.status} (-{f.bytes_lost:,})" for f in s.cut)
+        rows.append([_dir(s.path), len(s.files), f"{s.need:,}", f"{s.limit:,}", f"{s.headroom:,}", cut])
+    text = table(["start dir", "files", "bytes", "limit", "headroom", "cut"], rows, right=(1, 2, 3, 4))
+    hidden = len(starts) - SHOWN_STARTS
+    return text + (f"\n… and {hidden} more (see --json)" if hidden > 0 else "")

@@ -6,13 +6,14 @@ import argparse
 import json
 import sys
 
-from jitctx.assemble import PromptAssembler, fit_profile
+from jitctx.assemble import PromptAssembler
 from jitctx.assemble.budget import BudgetResult
 from jitctx.assemble.render import render_payload
 from jitctx.cli.cmd_touch import open_session
 from jitctx.cli.common import add_common, open_project, print_json, warn
 from jitctx.cli.state import add_state_dir
 from jitctx.discovery.session import Session
+from jitctx.govern.budget import fit_files
 
 HELP = """\
 Renders the instruction files a session holds — after startup and the --touch paths, or the current
@@ -58,7 +59,8 @@ def run(args: argparse.Namespace) -> int:
             opened.session.discover(path)
         blocks = opened.session.blocks()
         at_start = startup_paths(opened.session)
-    budget = fit_profile(blocks, project.profile)
+    # The same fitting as `jitctx budget --cwd`, so the two commands agree on what is cut.
+    budget = fit_files(blocks, project)
     delivered = budget.delivered()
     # What loaded at session start stays the same all session: it is the cached static zone. What JIT
     # discovery brought goes after the boundary, where a new load costs only the dynamic part.

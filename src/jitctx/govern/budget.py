@@ -1,17 +1,25 @@
 """Byte budgets per layer (L0 every turn, L1 scoped, L2 task material, L3 history) and for the host.
 
 A layer's budget is compared with the body bytes of its files, as people size the text they write; the
-host's limit is compared with the rendered payload (headers, wrappers, blank lines), which is what the
-agent actually receives. Without layers in the config, the budget is the host's limit on everything that
-loads at startup from the root.
+host's limit is compared with what the host counts (the rendered payload, or Codex's raw file bytes).
+
+What an agent gets at startup depends on where it starts: Codex concatenates AGENTS.md files from the
+root down to its start directory and stops at 32 KiB, so a small root file says nothing about a session
+started in `tests/`. Every directory an agent can start in is therefore measured (the root, each folder
+holding an instruction file, and the deepest folders of the repository), and the worst one decides. The
+same computation (`fit_start`) backs `jitctx render`, so the two commands never disagree.
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from jitctx.assemble.render import rendered_size
+from jitctx.assemble.budget import BudgetResult, FileBudget, fit_profile
+from jitctx.assemble.render import GLOBAL_TIERS, rendered_size
 from jitctx.config import Layer
+from jitctx.discovery.boundary import is_inside
 from jitctx.discovery.session import Session
 from jitctx.errors import ConfigError
 from jitctx.model import InstructionFile
@@ -38,6 +46,34 @@ class LayerUsage:
 
 
 @dataclass(frozen=True)
+class StartUsage:
+    """What an agent starting in one directory gets, fitted to the host's limit."""
+
+    path: str  # the start directory, POSIX relative to the root ("." for the root)
+    files: tuple[str, ...]  # what loads at startup there, in load order
+    need: int  # what the host would count if nothing were cut (Codex: raw bytes; else rendered payload)
+    payload: int  # the rendered payload of all of them, uncut
+    fit: BudgetResult
+
+    @property
+    def limit(self) -> int:
+        return self.fit.limit
+
+    @property
+    def headroom(self) -> int:
+        return self.limit - self.need
+
+    @property
+    def cut(self) -> tuple[FileBudget, ...]:
+        """Files that do not arrive whole: truncated or dropped."""
+        return tuple(f for f in self.fit.files if f.status != "kept")
+
+    @property
+    def over(self) -> bool:
+        return bool(self.cut)
+
+
+@dataclass(frozen=True)
 class BudgetReport:
     layers: tuple[LayerUsage, ...]  # configured layers, then combined budgets, then unlayered files
     injected_body: int  # body bytes of every injected layer together
@@ -45,30 +81,94 @@ class BudgetReport:
     host_limit: int
     style: str
     configured: bool
+    starts: tuple[StartUsage, ...] = ()  # every start directory measured, worst first
 
     @property
     def host_headroom(self) -> int:
         return self.host_limit - self.injected_payload
 
     @property
+    def host_over(self) -> bool:
+        # Without layers the host's verdict is the start directories' (whether anything is cut there).
+        return self.configured and self.injected_payload > self.host_limit
+
+    @property
+    def worst(self) -> StartUsage | None:
+        return self.starts[0] if self.starts else None
+
+    @property
     def over(self) -> bool:
-        return self.injected_payload > self.host_limit or any(layer.over for layer in self.layers)
+        return (
+            self.host_over
+            or any(layer.over for layer in self.layers)
+            or any(start.over for start in self.starts)
+        )
 
 
-def measure(project: Project) -> BudgetReport:
+def fit_files(files: Iterable[InstructionFile], project: Project) -> BudgetResult:
+    """The files fitted to the project's limit (the config's max_bytes, else the profile's)."""
+    return fit_profile(files, project.profile, limit=project.max_bytes)
+
+
+def fit_start(project: Project, cwd: str) -> StartUsage:
+    """What loads at the start of a session in `cwd` (no git signals: a clean checkout), fitted."""
+    session = Session(project, cwd=cwd, use_git=False)
+    session.startup()
+    files = session.blocks()
+    payload = rendered_size(files, project.profile.render)
+    if project.profile.truncation == "codex":
+        need = sum(f.body_bytes for f in files if f.tier not in GLOBAL_TIERS)
+    else:
+        need = payload
+    shown = project.display(os.path.realpath(cwd))
+    return StartUsage(shown, tuple(f.display for f in files), need, payload, fit_files(files, project))
+
+
+def start_dirs(project: Project, files: Iterable[InstructionFile], directories: Iterable[str]) -> list[str]:
+    """Where an agent can start: the root, every folder holding an instruction file (a folder's own
+    `.claude/` counts as the folder), and the deepest of `directories` (root-relative markers like
+    `src/ui/`), whose cwd marker matches the most scoped rules."""
+    found = {project.root}
+    for file in files:
+        if not is_inside(file.path, project.root):
+            continue
+        parts = file.display.split("/")[:-1]
+        while parts and parts[-1].startswith("."):
+            parts.pop()  # `pkg/.claude/CLAUDE.md` belongs to `pkg`
+        found.add(os.path.join(project.root, *parts))
+    markers = sorted(d.rstrip("/") for d in directories if d.strip("/"))
+    for index, marker in enumerate(markers):
+        deeper = index + 1 < len(markers) and markers[index + 1].startswith(marker + "/")
+        if not deeper:
+            found.add(os.path.join(project.root, *marker.split("/")))
+    return sorted(d for d in found if os.path.isdir(d))
+
+
+def measure_starts(project: Project, cwds: Iterable[str]) -> tuple[StartUsage, ...]:
+    """Each start directory measured, worst first (most needed bytes; ties: shallower path first)."""
+    usages = [fit_start(project, cwd) for cwd in cwds]
+    return tuple(sorted(usages, key=lambda u: (-u.need, u.path.count("/"), u.path)))
+
+
+def measure(
+    project: Project, *, cwd: str | None = None, directories: Iterable[str] | None = None
+) -> BudgetReport:
+    """Layers (when configured) and every start directory; `cwd` measures that one start only.
+
+    `directories` are the repository's folders (root-relative markers, e.g. from `RepoFiles`); without
+    them only the root and the folders holding instruction files are start directories."""
     style = project.profile.render
     limit = project.max_bytes
     config = project.config
-    if not config.layers:
-        session = Session(project, use_git=False)
-        session.startup()
-        files = session.blocks()
-        body = sum(f.body_bytes for f in files)
-        payload = rendered_size(files, style)
-        usage = LayerUsage("startup", tuple(f.display for f in files), body, payload, None)
-        return BudgetReport((usage,), body, payload, limit, style, configured=False)
-
     files, _ = project.all_instruction_files()
+    cwds = [cwd] if cwd is not None else start_dirs(project, files, directories or ())
+    starts = measure_starts(project, cwds)
+    if not config.layers:
+        root = next((s for s in starts if s.path == "."), None) or fit_start(project, project.root)
+        body = sum(f.body_bytes for f in root.fit.files)
+        usage = LayerUsage("startup", root.files, body, root.payload, None)
+        return BudgetReport((usage,), body, root.payload, limit, style, configured=False, starts=starts)
+
     members = assign_layers(files, config.layers, config.source or "config")
     usages = [
         _usage(layer.name, members[layer.name], layer.max_bytes, style, layer.inject)
@@ -88,7 +188,9 @@ def measure(project: Project) -> BudgetReport:
         usages.append(_usage("(no layer)", rest, None, style, False))
     injected = [f for layer in config.layers if layer.inject for f in members[layer.name]]
     body = sum(f.body_bytes for f in injected)
-    return BudgetReport(tuple(usages), body, rendered_size(injected, style), limit, style, configured=True)
+    return BudgetReport(
+        tuple(usages), body, rendered_size(injected, style), limit, style, configured=True, starts=starts
+    )
 
 
 def assign_layers(
