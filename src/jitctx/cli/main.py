@@ -37,6 +37,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "uninstall": ("jitctx.cli.cmd_install", "remove jitctx hooks from an agent's settings"),
     "mcp": ("jitctx.cli.cmd_mcp", "serve context_for_paths, explain and stats over MCP (stdio)"),
     "profiles": ("jitctx.cli.cmd_profiles", "list the agent profiles and what each reads"),
+    "completion": ("jitctx.cli.cmd_completion", "print a tab-completion script for bash or zsh"),
 }
 
 EPILOG = """\
