@@ -64,6 +64,18 @@ class UserConfig:
     path: str | None = None
     allow_outside_imports: bool = False
     warnings: tuple[str, ...] = ()
+    telemetry: TelemetryConfig | None = None  # [telemetry]: where `jitctx export` sends events
+
+
+@dataclass(frozen=True)
+class TelemetryConfig:
+    """The user config's `[telemetry]` table. It lives there, not in the environment: Claude Code strips
+    OTEL_* variables from the hooks it runs, and a repository must not choose where events go."""
+
+    endpoint: str | None = None  # OTLP/HTTP base URL, e.g. http://collector:4318
+    headers: tuple[tuple[str, str], ...] = ()
+    timeout: float = 10.0  # seconds per request, retries included
+    resource: tuple[tuple[str, str], ...] = ()  # extra resource attributes, e.g. team = "payments"
 
 
 # key -> (expected type, what to write instead)
@@ -82,7 +94,7 @@ _IMPORT_KEYS: dict[str, tuple[type, str]] = {
 }
 
 
-_USER_KEYS = "[imports] allow_outside"
+_USER_KEYS = "[imports] allow_outside and [telemetry]"
 
 
 def load_user_config(path: str | os.PathLike[str] | None) -> UserConfig:
@@ -97,14 +109,48 @@ def load_user_config(path: str | os.PathLike[str] | None) -> UserConfig:
     imports = data.get("imports", {})
     _check(where, "imports", imports, dict, "[imports]")
     for key in data:
-        if key != "imports":
+        if key not in ("imports", "telemetry"):
             warnings.append(f"{where}: key '{key}' ignored; a user config holds only {_USER_KEYS}")
     for key in imports:
         if key != "allow_outside":
             warnings.append(f"{where}: key 'imports.{key}' ignored; a user config holds only {_USER_KEYS}")
     allow = imports.get("allow_outside", False)
     _check(where, "imports.allow_outside", allow, bool, "allow_outside = true")
-    return UserConfig(where, allow, tuple(warnings))
+    telemetry = _telemetry(where, data["telemetry"], warnings) if "telemetry" in data else None
+    return UserConfig(where, allow, tuple(warnings), telemetry)
+
+
+_TELEMETRY_KEYS = ("endpoint", "headers", "timeout", "resource")
+
+
+def _telemetry(where: str, table: Any, warnings: list[str]) -> TelemetryConfig:
+    """The `[telemetry]` table, checked key by key."""
+    _check(where, "telemetry", table, dict, '[telemetry] endpoint = "http://localhost:4318"')
+    for key in table:
+        if key not in _TELEMETRY_KEYS:
+            warnings.append(
+                f"{where}: unknown key 'telemetry.{key}' ignored; known: {', '.join(_TELEMETRY_KEYS)}"
+            )
+    endpoint = table.get("endpoint")
+    if endpoint is not None:
+        _check(where, "telemetry.endpoint", endpoint, str, 'endpoint = "http://localhost:4318"')
+    timeout = table.get("timeout", 10.0)
+    _check(where, "telemetry.timeout", timeout, (int, float), "timeout = 10")
+    if isinstance(timeout, bool) or timeout <= 0:
+        raise ConfigError(
+            f"{where}: 'telemetry.timeout' must be a positive number of seconds; write e.g. timeout = 10"
+        )
+    pairs: dict[str, tuple[tuple[str, str], ...]] = {}
+    for name, example in (
+        ("headers", 'headers = { authorization = "Bearer ..." }'),
+        ("resource", 'resource = { team = "payments" }'),
+    ):
+        value = table.get(name, {})
+        _check(where, f"telemetry.{name}", value, dict, example)
+        for key, item in value.items():
+            _check(where, f"telemetry.{name}.{key}", item, str, example)
+        pairs[name] = tuple(sorted(value.items()))
+    return TelemetryConfig(endpoint or None, pairs["headers"], float(timeout), pairs["resource"])
 
 
 def load_config(root: Path, user: UserConfig | None = None) -> Config:

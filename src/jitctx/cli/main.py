@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "log": ("jitctx.cli.cmd_log", "timeline of recorded loads"),
     "stats": ("jitctx.cli.cmd_stats", "statistics of recorded sessions (hit rate, bytes, latency)"),
     "replay": ("jitctx.cli.cmd_replay", "run recorded Claude Code transcripts through JIT discovery"),
+    "export": ("jitctx.cli.cmd_export", "send new event records to an OpenTelemetry collector (OTLP/HTTP)"),
     "budget": ("jitctx.cli.cmd_budget", "byte budgets per layer; exits 1 when over"),
     "claims": ("jitctx.cli.cmd_claims", "check facts written in instruction files against the repo"),
     "provenance": ("jitctx.cli.cmd_provenance", "write or check a lock file of instruction file hashes"),
