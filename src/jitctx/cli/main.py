@@ -36,6 +36,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "hook": ("jitctx.cli.cmd_hook", "answer one hook event of an agent (stdin JSON -> stdout JSON)"),
     "install": ("jitctx.cli.cmd_install", "add jitctx hooks to an agent's settings"),
     "uninstall": ("jitctx.cli.cmd_install", "remove jitctx hooks from an agent's settings"),
+    "doctor": ("jitctx.cli.cmd_doctor", "check that the agents run jitctx: hooks, command, trust, state dir"),
     "mcp": ("jitctx.cli.cmd_mcp", "serve context_for_paths, explain and stats over MCP (stdio)"),
     "profiles": ("jitctx.cli.cmd_profiles", "list the agent profiles and what each reads"),
     "completion": ("jitctx.cli.cmd_completion", "print a tab-completion script for bash or zsh"),

@@ -1,0 +1,269 @@
+"""The checks of `jitctx doctor`, as functions of what was read: settings files, Codex's config, the state
+dir, the hook log. cmd_doctor finds those things (paths, PATH, client versions) and shows the result.
+
+Codex records the trust of a hook in its config.toml (`~/.codex/config.toml`, `$CODEX_HOME/config.toml`):
+
+    [hooks.state."/abs/path/hooks.json:post_tool_use:0:0"]
+    trusted_hash = "sha256:<hex>"
+
+The key is the hooks.json path, the event in snake case, the matcher group's index and the handler's
+index in it. The hash is sha256 over the compact, key-sorted JSON of `{"event_name", "matcher" (left out
+when there is none), "hooks": [{"async", "command", "timeout", "type"}]}`, as Codex 0.171's `hooks/list`
+reports it (`currentHash`); a hook whose recorded hash differs is "modified since last trusted" and does
+not run. Codex reads a project's `.codex/` only when the folder is trusted: `[projects."/abs/root"]
+trust_level = "trusted"`.
+"""
+
+from __future__ import annotations
+
+import calendar
+import hashlib
+import json
+import os
+import re
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+OK, WARN, PROBLEM, SKIP = "ok", "warn", "problem", "skip"
+
+
+@dataclass(frozen=True)
+class Check:
+    """One line of the report: what was checked for which client, and how it went."""
+
+    client: str  # "claude-code", "codex" or "jitctx"
+    name: str
+    status: str  # OK, WARN, PROBLEM or SKIP
+    detail: str
+    fix: str = ""
+
+    def as_json(self) -> dict[str, str]:
+        return {
+            "client": self.client,
+            "check": self.name,
+            "status": self.status,
+            "detail": self.detail,
+            "fix": self.fix,
+        }
+
+
+@dataclass(frozen=True)
+class Handler:
+    """A jitctx handler found in a settings file, with its place (for Codex's trust key)."""
+
+    event: str
+    group: int
+    index: int
+    matcher: str | None
+    command: str
+    fields: Mapping[str, Any]
+
+
+def our_handlers(data: Mapping[str, Any], agent: str) -> list[Handler]:
+    """jitctx's handlers for `agent` in a parsed settings file, in file order."""
+    from jitctx.adapters.settings import is_jitctx_command
+
+    found: list[Handler] = []
+    hooks = data.get("hooks")
+    if not isinstance(hooks, dict):
+        return found
+    for event, groups in hooks.items():
+        if not isinstance(groups, list):
+            continue
+        for g, group in enumerate(groups):
+            if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
+                continue
+            matcher = group.get("matcher")
+            for h, handler in enumerate(group["hooks"]):
+                if isinstance(handler, dict) and is_jitctx_command(handler.get("command"), agent):
+                    found.append(
+                        Handler(
+                            event,
+                            g,
+                            h,
+                            matcher if isinstance(matcher, str) else None,
+                            handler["command"],
+                            handler,
+                        )
+                    )
+    return found
+
+
+def missing_events(handlers: Iterable[Handler], wanted: Iterable[str]) -> list[str]:
+    have = {h.event for h in handlers}
+    return [event for event in wanted if event not in have]
+
+
+# -- Codex trust ---------------------------------------------------------------------------------------
+
+
+def snake(event: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", event).lower()
+
+
+def codex_key(hooks_json: str, handler: Handler) -> str:
+    return f"{hooks_json}:{snake(handler.event)}:{handler.group}:{handler.index}"
+
+
+def codex_hash(handler: Handler) -> str | None:
+    """The hash Codex records when the handler is trusted; None for a handler with fields whose place in
+    the hash is not known (then only the presence of a trust record can be told)."""
+    if set(handler.fields) - {"type", "command", "timeout", "async"} or "timeout" not in handler.fields:
+        return None
+    body: dict[str, Any] = {
+        "event_name": snake(handler.event),
+        "hooks": [
+            {
+                "async": bool(handler.fields.get("async", False)),
+                "command": handler.command,
+                "timeout": handler.fields["timeout"],
+                "type": "command",
+            }
+        ],
+    }
+    if handler.matcher is not None:
+        body["matcher"] = handler.matcher
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def codex_trust(config: Mapping[str, Any], hooks_json: Path, handler: Handler) -> str:
+    """ "trusted", "modified" (trusted once, changed since), "disabled", "untrusted" or "recorded" (a trust
+    record whose hash cannot be checked)."""
+    hooks = config.get("hooks")
+    states = hooks.get("state") if isinstance(hooks, dict) else None
+    if not isinstance(states, dict):
+        return "untrusted"
+    record = None
+    for path in dict.fromkeys((os.path.abspath(hooks_json), os.path.realpath(hooks_json))):
+        candidate = states.get(codex_key(path, handler))
+        if isinstance(candidate, dict):
+            record = candidate
+            break
+    if record is None:
+        return "untrusted"
+    if record.get("enabled") is False:
+        return "disabled"
+    recorded = record.get("trusted_hash")
+    if not isinstance(recorded, str):
+        return "untrusted"
+    wanted = codex_hash(handler)
+    if wanted is None:
+        return "recorded"
+    return "trusted" if recorded == wanted else "modified"
+
+
+def codex_project_trusted(config: Mapping[str, Any], root: str) -> bool | None:
+    """Is the project folder trusted by Codex (it reads `.codex/` there only then)? None: never asked."""
+    projects = config.get("projects")
+    if not isinstance(projects, dict):
+        return None
+    for path in dict.fromkeys((root, os.path.realpath(root))):
+        entry = projects.get(path)
+        if isinstance(entry, dict) and isinstance(entry.get("trust_level"), str):
+            return bool(entry["trust_level"] == "trusted")
+    return None
+
+
+def codex_hooks_disabled(config: Mapping[str, Any]) -> bool:
+    features = config.get("features")
+    return isinstance(features, dict) and features.get("hooks") is False
+
+
+# -- command, state dir, hook log ----------------------------------------------------------------------
+
+
+def command_program(command: str) -> str | None:
+    """The program a hook command starts (after `env A=1`), None when the command cannot be split."""
+    import shlex
+
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    words = [w for w in words if w != "env" and not re.match(r"[A-Za-z_][A-Za-z0-9_]*=", w)]
+    return words[0] if words else None
+
+
+def state_dir_check(path: Path, uid: int) -> Check:
+    """The state dir holds what every session read: it must be a directory of ours nobody else enters."""
+    import stat
+
+    name = "state dir"
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        parent = next((p for p in path.parents if p.exists()), None)
+        if parent is not None and os.access(parent, os.W_OK | os.X_OK):
+            return Check("jitctx", name, OK, f"{path} (not created yet; the first hook creates it 0700)")
+        return Check(
+            "jitctx",
+            name,
+            PROBLEM,
+            f"{path} does not exist and cannot be created",
+            "set JITCTX_STATE_DIR to a directory of yours",
+        )
+    except OSError as exc:
+        return Check("jitctx", name, PROBLEM, f"{path}: {exc.strerror}", "set JITCTX_STATE_DIR")
+    if not stat.S_ISDIR(info.st_mode):
+        kind = "a symbolic link" if stat.S_ISLNK(info.st_mode) else "not a directory"
+        return Check("jitctx", name, PROBLEM, f"{path} is {kind}", "move it away, or set JITCTX_STATE_DIR")
+    if info.st_uid != uid:
+        return Check(
+            "jitctx",
+            name,
+            PROBLEM,
+            f"{path} belongs to uid {info.st_uid}, not to you (uid {uid})",
+            "set JITCTX_STATE_DIR to a directory of yours",
+        )
+    mode = stat.S_IMODE(info.st_mode)
+    if mode & 0o077:
+        return Check(
+            "jitctx",
+            name,
+            PROBLEM,
+            f"{path} is {mode:04o}: others can read what sessions loaded",
+            f"chmod 700 '{path}'",
+        )
+    if not os.access(path, os.W_OK | os.X_OK):
+        return Check("jitctx", name, PROBLEM, f"{path} is not writable", f"chmod 700 '{path}'")
+    return Check("jitctx", name, OK, f"{path} (0700, yours, writable)")
+
+
+LOG_LINE = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)Z (\S+): (.*)$")
+RECENT_S = 24 * 3600
+
+
+def hook_log_check(text: str | None, path: Path, now: float, shown: int = 3) -> Check:
+    """The last hook errors of `<state dir>/hook.log`; errors of the last 24 hours are a problem."""
+    name = "hook errors"
+    if not text or not text.strip():
+        return Check("jitctx", name, OK, f"none logged ({path})")
+    lines = [line for line in text.splitlines() if line.strip()]
+    recent: list[str] = []
+    last_stamp = ""
+    for line in lines:
+        found = LOG_LINE.match(line)
+        if not found:
+            continue
+        last_stamp = found.group(1)
+        try:
+            when = calendar.timegm(time.strptime(found.group(1), "%Y-%m-%dT%H:%M:%S"))
+        except (ValueError, OverflowError):
+            continue
+        if now - when <= RECENT_S:
+            recent.append(line)
+    if not recent:
+        last = f"; the last at {last_stamp}Z" if last_stamp else ""
+        return Check("jitctx", name, OK, f"none in the last 24 hours{last} ({path})")
+    tail = " | ".join(line[:300] for line in recent[-shown:])
+    return Check(
+        "jitctx",
+        name,
+        PROBLEM,
+        f"{len(recent)} in the last 24 hours ({path}); last: {tail}",
+        f"read {path}: each line is a hook call that answered {{}} (no context) because of that error",
+    )
