@@ -14,6 +14,7 @@ from jitctx.discovery.reader import ReadOutcome, read_instruction
 from jitctx.errors import UsageError
 from jitctx.model import InstructionFile, Skip, Tier
 from jitctx.profiles import DEFAULT_PROFILE, Profile, RulesDir, get_profile
+from jitctx.walk import TOO_DEEP, walk_tree
 
 
 @dataclass(frozen=True)
@@ -217,12 +218,14 @@ class Project:
         """Every instruction file of the project tree (for lint, budget, provenance), in a stable order."""
         files: list[InstructionFile] = []
         skips: list[Skip] = []
+        too_deep: list[str] = []
         candidates = [
             c
-            for d in walk_dirs(self.root)
+            for d in walk_dirs(self.root, too_deep)
             for c in self.dir_candidates(d) + self.nested_rule_candidates(d) + self.local_candidates(d)
         ]
         candidates.extend(c for c in self.rule_candidates() if c.tier is Tier.PROJECT)
+        skips.extend(Skip(self.display(d), TOO_DEEP) for d in too_deep)
         seen: set[tuple[int, int]] = set()
         for candidate in candidates:
             outcome = self.read(candidate)
@@ -248,10 +251,10 @@ def _identity(path: str) -> tuple[int, int]:
 _SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", ".mypy_cache", ".ruff_cache", ".tox"}
 
 
-def walk_dirs(root: str) -> Iterator[str]:
-    """Every directory of the tree, top-down, not following symlinks (no loops, nothing outside)."""
-    for current, dirnames, _ in os.walk(root, followlinks=False):
-        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
+def walk_dirs(root: str, too_deep: list[str] | None = None) -> Iterator[str]:
+    """Every directory of the tree, top-down, not following symlinks (no loops, nothing outside), at most
+    MAX_DEPTH levels down; directories whose subdirectories were left out for depth go to `too_deep`."""
+    for current, _, _ in walk_tree(root, skip=_SKIP_DIRS, too_deep=too_deep):
         yield current
 
 
@@ -260,9 +263,8 @@ def _rule_files(base: str, folder: RulesDir) -> list[str]:
     if not os.path.isdir(top):
         return []
     found: list[str] = []
-    for current, dirnames, filenames in os.walk(top, followlinks=False):
-        dirnames.sort()
-        found.extend(os.path.join(current, n) for n in sorted(filenames) if n.endswith(folder.suffix))
+    for current, _, filenames in walk_tree(top):
+        found.extend(os.path.join(current, n) for n in filenames if n.endswith(folder.suffix))
     return found
 
 

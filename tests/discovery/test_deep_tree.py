@@ -1,10 +1,8 @@
-"""A tree 2,000 directories deep costs a hook call seconds, and lint/provenance crash on it.
+"""A tree 2,000 directories deep cost a hook call seconds, and lint/provenance crashed on it.
 
-Expected to fail until discovery caps the depth it walks (discovery/session.py: `_discover_path` and the
-startup's early touches walk every chain directory, each with an lstat per candidate of a 4,000-character
-path) and `Project.all_instruction_files` walks without recursion (project.py `_walk_dirs` uses os.walk,
-which recurses once per level in Python 3.11).
-"""
+Discovery now searches at most `MAX_DEPTH` levels below the root (each chain directory costs an lstat per
+candidate of a path of up to 4,000 characters) and says so; `Project.all_instruction_files` walks without
+recursion (os.walk recurses once per level in Python 3.11) and reports where it stopped."""
 
 from __future__ import annotations
 
@@ -18,6 +16,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from jitctx.discovery.session import Session
+from jitctx.project import Project
+from jitctx.walk import MAX_DEPTH, TOO_DEEP
 
 DEPTH = 2000
 
@@ -45,7 +47,6 @@ def deep() -> Iterator[tuple[Path, str]]:
         subprocess.run(["rm", "-rf", str(root.parent)], check=False)
 
 
-@pytest.mark.xfail(reason="discovery/session.py walks every level of the chain; cap the depth it walks")
 def test_a_touch_deep_down_is_answered_quickly(deep: tuple[Path, str], tmp_path: Path) -> None:
     root, path = deep
     env = {**os.environ, "JITCTX_STATE_DIR": str(tmp_path / "state"), "JITCTX_HOME": str(tmp_path / "h")}
@@ -60,7 +61,10 @@ def test_a_touch_deep_down_is_answered_quickly(deep: tuple[Path, str], tmp_path:
     assert time.monotonic() - started < 1.0
 
 
-@pytest.mark.xfail(reason="project.py _walk_dirs: os.walk recurses once per level (RecursionError)")
+@pytest.mark.xfail(
+    reason="govern/repo_files.py _walk_files lists files with os.walk, which recurses once per level "
+    "(RecursionError) when git cannot list them; it should use jitctx.walk.walk_tree"
+)
 def test_lint_survives_a_deep_tree(deep: tuple[Path, str]) -> None:
     root, _ = deep
     done = subprocess.run(
@@ -69,3 +73,22 @@ def test_lint_survives_a_deep_tree(deep: tuple[Path, str]) -> None:
         env={**os.environ, "JITCTX_HOME": "/nonexistent-home"},
     )  # fmt: skip
     assert "internal error" not in done.stderr and done.returncode in (0, 1)
+
+
+def test_the_project_walk_does_not_recurse(deep: tuple[Path, str]) -> None:
+    root, _ = deep
+    files, skips = Project(root).all_instruction_files()
+    assert [file.display for file in files] == ["GEMINI.md"]
+    assert [skip.path for skip in skips] == ["/".join(["d"] * MAX_DEPTH)]
+    assert TOO_DEEP in skips[0].why
+
+
+def test_a_deep_touch_searches_the_top_levels_only(deep: tuple[Path, str]) -> None:
+    root, path = deep
+    session = Session(Project(root), cwd=str(root), use_git=False)
+    session.startup()
+    started = time.monotonic()
+    found = session.discover(path)
+    assert time.monotonic() - started < 1.0
+    assert found.note == f"only the top {MAX_DEPTH} of its {DEPTH:,} directory levels were searched"
+    assert any(TOO_DEEP in warning for warning in found.warnings)

@@ -14,14 +14,14 @@ from __future__ import annotations
 import os
 import stat
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from jitctx.discovery.boundary import is_inside, nearest_existing, relative_posix
 from jitctx.discovery.includes import include_imports
 from jitctx.discovery.quick import unchanged, watch_list
-from jitctx.discovery.rule_table import ScopeCache, ScopedRule, build_rule_table
+from jitctx.discovery.rule_table import RuleTable, ScopeCache, build_rule_table
 from jitctx.discovery.signals import collect_signals
 from jitctx.discovery.state import (
     STATE_VERSION,
@@ -34,6 +34,7 @@ from jitctx.discovery.state import (
 from jitctx.model import Discovery, InstructionFile, Load, LoadReason, Scope, Skip, Startup, Tier
 from jitctx.project import Candidate, Project
 from jitctx.scope import scope_matches
+from jitctx.walk import MAX_DEPTH, TOO_DEEP
 
 # Given a scope, return the signal or path it matched, or None.
 Matcher = Callable[[Scope, Candidate], str | None]
@@ -65,12 +66,12 @@ class Session:
         self._fallbacks: tuple[str, ...] | None = None  # see _fallback_candidates
         # Parsed scopes of the rules folders, by file version; saved with the session (see rule_table).
         self.scope_cache: ScopeCache = {}
-        self._rules: list[ScopedRule] | None = None
+        self._rules: RuleTable | None = None
         self._swept: set[int] = set()  # channel states whose off-chain files were checked in this process
         # (channel state, directory) -> when its watch list was last compared, in this process.
         self._watched: dict[tuple[int, str], int] = {}
 
-    def rule_table(self) -> list[ScopedRule]:
+    def rule_table(self) -> RuleTable:
         """The scoped rules, built once per process (a stat each); edits are seen by the next process."""
         if self._rules is None:
             self._rules = build_rule_table(self.project, self.scope_cache)
@@ -227,7 +228,7 @@ class Session:
         reason = LoadReason.SESSION_START
         for candidate in project.managed_candidates() + project.user_candidates():
             self._resolve(candidate, state, work, reason, match_signals)
-        chain = _chain_down(project.root, cwd)
+        chain = self._capped(_chain_down(project.root, cwd), work)
         for directory in chain:
             self._resolve_dir(directory, state, work, reason, match_signals)
         for candidate in project.rule_candidates():
@@ -328,12 +329,14 @@ class Session:
             rel += "/"
         work.against = f"'{rel}'"
         self._walk_from(start_dir, rel, state, work, None)
+        if rel.count("/") > MAX_DEPTH:
+            return f"only the top {MAX_DEPTH} of its {rel.count('/'):,} directory levels were searched"
         if missing:
             return f"{missing} does not exist yet; discovered from {self.project.display(start_dir)}"
         return None
 
     def _real_dir(self, directory: str) -> str:
-        chain = self._chains.get(directory)
+        chain = self._chain(directory)  # resolves it once, for this and for the walk that follows
         return chain[-1] if chain else os.path.realpath(directory)
 
     # -- the walk ----------------------------------------------------------------------------------
@@ -347,7 +350,7 @@ class Session:
             target = rel if candidate.base == "root" else self._scope_path(rel, candidate)
             return rel if target is not None and scope_matches(scope.regex, target) else None
 
-        for directory in self._chain(start_dir):
+        for directory in self._capped(self._chain(start_dir), work):
             watch = state.scanned.get(directory)
             if watch is not None:
                 for path in list(state.by_directory.get(directory, ())):
@@ -364,20 +367,18 @@ class Session:
                 if entry.directory is None and not os.path.lexists(path):
                     state.drop(path)
                     work.dropped.append(entry.display)
-        for rule in self.rule_table():
+        # The table's index names the matching rules without testing each (see rule_table); the others
+        # count as scope skips, not listed one by one: `explain` says why for each rule.
+        matched, skipped = self.rule_table().matching(
+            rel, state.loaded, lambda rule: match_path(rule.scope, rule.candidate) is not None
+        )
+        work.scope_skipped += skipped
+        for rule in matched:
             candidate = rule.candidate
-            if candidate.base == "root":
-                # A cheap prefilter on the scope's literal prefixes spares most regex matches.
-                matched = rel.startswith(rule.prefixes) and rule.pattern.match(rel) is not None
-            else:
-                matched = match_path(rule.scope, candidate) is not None
             if candidate.path in state.loaded:
-                if matched:
-                    self._refresh(candidate.path, state, work, rel)  # re-read on the next touch of its scope
-            elif matched:
-                self._resolve(candidate, state, work, reason, match_path)  # reads it afresh, then loads
+                self._refresh(candidate.path, state, work, rel)  # re-read on the next touch of its scope
             else:
-                work.scope_skipped += 1  # not listed one by one: `explain` says why for each rule
+                self._resolve(candidate, state, work, reason, match_path)  # reads it afresh, then loads
 
     def _watched_lately(self, state: ChannelState, directory: str) -> bool:
         """True when this process compared the directory's watch list less than WATCH_RECHECK_NS ago;
@@ -426,7 +427,16 @@ class Session:
             current = os.path.dirname(current)
         result = tuple(reversed(chain))
         self._chains[start_dir] = result
+        if result:
+            self._chains[result[-1]] = result  # the same chain, asked for by its real name
         return result
+
+    def _capped(self, chain: Sequence[str], work: Pass) -> Sequence[str]:
+        """At most MAX_DEPTH levels below the root: a 2,000-deep tree must not cost seconds per call."""
+        if len(chain) <= MAX_DEPTH + 1:
+            return chain
+        work.warnings.append(f"{self.project.display(chain[MAX_DEPTH])}/: {TOO_DEEP}")
+        return chain[: MAX_DEPTH + 1]
 
     def _resolve_dir(
         self, directory: str, state: ChannelState, work: Pass, reason: LoadReason | None, match: Matcher
