@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from jitctx.model import Discovery, Startup
     from jitctx.project import Project
     from jitctx.telemetry.replay import Observer, Replay, ReplayedLoad, Size, Transcript, Turn
+    from jitctx.telemetry.replay_host import Usage
     from jitctx.telemetry.store import EventStore
 
 HELP = """\
@@ -32,6 +33,11 @@ else that of the current directory. A transcript recorded in another checkout re
 
 User-level files (~/.claude) are left out on both sides. A sub-agent's channel starts empty, as in a
 session: its first touch loads the chain above it.
+
+What Claude Code really loaded is read from the transcript itself where it records it (Claude Code 2.1
+writes `instructions` and `nested_memory` attachment lines): the report then compares with that too (the
+files only Claude Code loaded, those only JIT loads, such as AGENTS.md, and the bytes each turn carried),
+and shows the API's own token counts (`usage` of each response) next to the estimates.
 
 Lines that are not JSON are skipped and counted. A transcript that is missing or is not JSONL is reported
 and the others still run; the exit status is then 2.
@@ -158,7 +164,10 @@ def rebase(transcript: Transcript, old_root: str, new_root: str) -> Transcript:
         replace(turn, calls=tuple(ToolCall(call.name, swap(dict(call.input))) for call in turn.calls))
         for turn in transcript.turns
     )
-    return replace(transcript, cwd=swap(transcript.cwd), turns=turns)
+    host = tuple(
+        replace(file, path=swap(file.path), replaces=swap(file.replaces)) for file in transcript.host_files
+    )
+    return replace(transcript, cwd=swap(transcript.cwd), turns=turns, host_files=host)
 
 
 def _already_recorded(store: EventStore, transcript: Transcript) -> bool:
@@ -226,6 +235,30 @@ def _size(size: Size) -> dict[str, int]:
     return {"bytes": size.bytes, "tokens": size.tokens}
 
 
+def _usage(usage: Usage | None) -> dict[str, int] | None:
+    return usage.to_json() if usage is not None else None
+
+
+def _host_json(report: Replay) -> dict[str, Any] | None:
+    host, weight = report.host, report.host_total
+    if host is None or weight is None:
+        return None
+    loads = [
+        {"turn": x.turn, "channel": x.channel, "path": x.path, "reason": x.reason, "inside": x.inside}
+        | {"memory_type": x.memory_type, **_size(x.size)}
+        for x in host.loads
+    ]
+    jit = report.jit_total
+    return {
+        "loads": loads,
+        "only_host": list(host.only_host),
+        "only_jit": list(host.only_jit),
+        "both": list(host.both),
+        "total": _size(weight),
+        "jit_ratio": _ratio(jit.bytes, weight.bytes),
+    }
+
+
 def _load(load: ReplayedLoad) -> dict[str, Any]:
     document: dict[str, Any] = {"turn": load.turn, "channel": load.channel, "path": load.path}
     document.update(reason=load.reason, trigger=load.trigger, **_size(load.size))
@@ -268,10 +301,14 @@ def replay_json(report: Replay) -> dict[str, Any]:
                 "loaded": [load.path for load in t.loads],
                 "jit": _size(t.sent),
                 "held_after": _size(t.held),
+                "host": _size(t.host_sent) if t.host_sent is not None else None,
+                "api_usage": _usage(t.turn.usage),
             }
             for t in report.turns
         ],
         "full_load": {"files": report.full_load_files, **_size(report.full_load)},
+        "host": _host_json(report),
+        "api_usage": _usage(report.usage),
         "totals": {"jit": _size(jit), "full_load": _size(full), "ratio": _ratio(jit.bytes, full.bytes)},
         "warnings": list(report.warnings),
     }
@@ -328,6 +365,12 @@ def render(report: Replay) -> str:
         row = [t.turn.number, t.kind, t.turn.line, len(t.turn.calls), t.discoveries, t.hits]
         rows.append([*row, f"{t.sent.bytes:,}", loaded])
     headers = ["turn", "channel", "line", "calls", "paths", "hits", "jit bytes", "loaded after the turn"]
+    if report.host is not None:  # what Claude Code's own attachments weighed in the same request
+        host_start = sum(x.size.bytes for x in report.host.loads if x.turn == 0 and x.channel == "main")
+        rows[0].insert(7, f"{host_start:,}")
+        for row, t in zip(rows[1:], report.turns, strict=True):
+            row.insert(7, f"{t.host_sent.bytes if t.host_sent is not None else 0:,}")
+        headers.insert(7, "claude code bytes")
     jit, full = report.jit_total, report.full_total
     tail = [
         f"full load   {report.full_load_files} files, {report.full_load.bytes:,} bytes "
@@ -336,5 +379,40 @@ def render(report: Replay) -> str:
         f"full load {full.bytes:,} bytes (~{full.tokens:,} tokens); "
         f"JIT sends {_percent(jit.bytes, full.bytes)} of full load",
         "(jit bytes: what the turn's request carried; a turn's loads reach the model with its tool results)",
+        *_host_lines(report),
     ]
-    return "\n".join([*head, "", table(headers, rows, right=(0, 2, 3, 4, 5, 6)), "", *tail])
+    right = (0, 2, 3, 4, 5, 6, 7) if report.host is not None else (0, 2, 3, 4, 5, 6)
+    return "\n".join([*head, "", table(headers, rows, right=right), "", *tail])
+
+
+def _host_lines(report: Replay) -> list[str]:
+    """What Claude Code really loaded and what the API counted, where the transcript says."""
+    lines: list[str] = []
+    host, weight = report.host, report.host_total
+    if host is not None and weight is not None:
+        own = [x for x in host.loads if x.inside]
+        started = sum(1 for x in own if x.turn == 0)
+        jit = report.jit_total
+        outside = len(host.loads) - len(own)
+        lines += [
+            "",
+            f"claude code loaded {count(len(own), 'project file')} itself ({started} at start)"
+            + (f" and {outside} outside the project" if outside else "")
+            + f"; over the turns {weight.bytes:,} bytes (~{weight.tokens:,} tokens)",
+            f"  JIT replay {jit.bytes:,} bytes: {_percent(jit.bytes, weight.bytes)} of what it carried",
+            f"  only claude code: {', '.join(host.only_host) or '-'}",
+            f"  only jitctx:      {', '.join(host.only_jit) or '-'}",
+        ]
+    usage = report.usage
+    if usage is not None:
+        lines += [
+            "",
+            f"api usage   {usage.prompt:,} prompt tokens (input {usage.input_tokens:,}, cache write "
+            f"{usage.cache_creation:,}, cache read {usage.cache_read:,}), {usage.output_tokens:,} output, "
+            f"over {count(sum(1 for t in report.turns if t.turn.usage), 'response')}",
+        ]
+        if weight is not None and usage.prompt:
+            lines.append(
+                f"  Claude Code's own instruction files: ~{_percent(weight.tokens, usage.prompt)} of them"
+            )
+    return lines

@@ -11,6 +11,11 @@ skipped and counted.
 Bytes per turn: the request that produced turn k carried what its channel held *before* turn k's tool
 calls ran (their discoveries reach the model with the tool results, in request k+1). Full load sends every
 instruction file of the project, with its imports, on every turn. User-level files are left out of both.
+
+Where the transcript records what Claude Code itself attached (`instructions` and `nested_memory`
+attachment lines, see `replay_host`), the replay also compares with that, instead of with a simulation of
+the host: what the host carried per turn, the files only it loaded, the files only JIT loads; and where the
+assistant lines carry the API's `usage`, the real token counts of each turn.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from jitctx.discovery.boundary import is_inside
 from jitctx.errors import JitctxError
 from jitctx.model import Discovery, InstructionFile, Load, Startup
 from jitctx.project import Project
+from jitctx.telemetry.replay_host import HostFile, Usage, attached_files, total_usage, usage_of
 
 if TYPE_CHECKING:
     from jitctx.discovery.session import Session
@@ -53,6 +59,7 @@ class Turn:
     channel: str  # "main", or the sub-agent's id ("subagent" when the line names none)
     timestamp: str | None
     calls: tuple[ToolCall, ...]
+    usage: Usage | None = None  # the API's token counts for this response, when recorded
 
 
 @dataclass(frozen=True)
@@ -63,6 +70,8 @@ class Transcript:
     turns: tuple[Turn, ...]
     lines: int  # non-blank lines
     malformed: tuple[int, ...]  # line numbers skipped: not a JSON object, or an unusable tool_use
+    host_files: tuple[HostFile, ...] = ()  # what Claude Code attached itself, in order
+    host_recorded: bool = False  # the transcript has attachment lines at all (a client that records them)
 
 
 def read_transcript(path: str | os.PathLike[str]) -> Transcript:
@@ -83,6 +92,9 @@ def _parse(name: str, text_lines: Iterable[str]) -> Transcript:
     malformed: list[int] = []
     turns: list[Turn] = []
     by_message: dict[tuple[str, str], int] = {}  # (channel, message.id) -> index in `turns`
+    host: list[HostFile] = []
+    last_turn: dict[str, int] = {}  # channel -> number of its latest turn
+    attachments = False
     for number, raw in enumerate(text_lines, 1):
         if not raw.strip():
             continue
@@ -100,33 +112,47 @@ def _parse(name: str, text_lines: Iterable[str]) -> Transcript:
                 first[name_of] = record[name_of]
         kind = record.get("type")
         recognised += isinstance(kind, str) and kind in TRANSCRIPT_TYPES
+        if kind == "attachment":
+            attachments = True
+            channel = _channel(record)
+            host.extend(attached_files(record, number, channel, last_turn.get(channel, 0)))
+            continue
         if kind != "assistant":
             continue
         calls = _tool_calls(record.get("message"))
         if calls is None:
             malformed.append(number)
             continue
-        agent = record.get("agentId")
-        sub = agent if isinstance(agent, str) and agent else "subagent"
-        channel = sub if record.get("isSidechain") is True else "main"
+        channel = _channel(record)
         message_id, stamp = record["message"].get("id"), record.get("timestamp")
         key = (channel, message_id) if isinstance(message_id, str) else None
-        if key is not None and key in by_message:  # another line of the same response
+        if key is not None and key in by_message:  # another line of the same response (same usage)
             index = by_message[key]
             turns[index] = replace(turns[index], calls=turns[index].calls + calls)
             continue
         if key is not None:
             by_message[key] = len(turns)
-        turns.append(Turn(len(turns) + 1, number, channel, stamp if isinstance(stamp, str) else None, calls))
+        usage = usage_of(record["message"])
+        when = stamp if isinstance(stamp, str) else None
+        turns.append(Turn(len(turns) + 1, number, channel, when, calls, usage))
+        last_turn[channel] = len(turns)
     if not objects:
         what = "is not JSONL: no line holds a JSON object" if lines else "is empty"
         raise TranscriptError(f"{name}: {what}; expected a Claude Code transcript (.jsonl)")
-    if not recognised:
+    if not recognised and not attachments:
         raise TranscriptError(
             f"{name}: holds no Claude Code transcript lines (no line of type user/assistant/summary/system)"
         )
     session_id = first.get("sessionId") or os.path.splitext(os.path.basename(name))[0]
-    return Transcript(name, session_id, first.get("cwd"), tuple(turns), lines, tuple(malformed))
+    return Transcript(
+        name, session_id, first.get("cwd"), tuple(turns), lines, tuple(malformed), tuple(host), attachments
+    )
+
+
+def _channel(record: Mapping[str, Any]) -> str:
+    agent = record.get("agentId")
+    sub = agent if isinstance(agent, str) and agent else "subagent"
+    return sub if record.get("isSidechain") is True else "main"
 
 
 def _tool_calls(message: object) -> tuple[ToolCall, ...] | None:
@@ -170,6 +196,30 @@ class TurnReplay:
     loads: tuple[ReplayedLoad, ...]
     sent: Size  # what the request of this turn carried
     held: Size  # what the channel holds after this turn's tool calls
+    host_sent: Size | None = None  # what Claude Code's own attachments weighed in that request
+
+
+@dataclass(frozen=True)
+class HostLoad:
+    """A file Claude Code attached itself, as the transcript records it."""
+
+    path: str  # relative to the root; absolute when outside the project (user-level files)
+    reason: str
+    turn: int  # 0: session start
+    channel: str  # "main" | "subagent"
+    memory_type: str
+    inside: bool
+    size: Size
+
+
+@dataclass(frozen=True)
+class HostReplay:
+    """What Claude Code really loaded, against what the JIT replay loads (project files only)."""
+
+    loads: tuple[HostLoad, ...]
+    only_host: tuple[str, ...]  # loaded by Claude Code, never by the JIT replay
+    only_jit: tuple[str, ...]  # loaded by the JIT replay, never by Claude Code (AGENTS.md, ...)
+    both: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -183,6 +233,19 @@ class Replay:
     full_load: Size  # per turn
     full_load_files: int
     warnings: tuple[str, ...]
+    host: HostReplay | None = None  # None: the transcript records no attachments
+
+    @property
+    def host_total(self) -> Size | None:
+        """What Claude Code's own instruction files weighed over every turn's request."""
+        if self.host is None:
+            return None
+        return total(t.host_sent or Size(0, 0) for t in self.turns)
+
+    @property
+    def usage(self) -> Usage | None:
+        """The API's token counts over every turn, where the transcript records them."""
+        return total_usage(t.turn.usage for t in self.turns)
 
     def count(self, kind: str | None = None) -> tuple[int, int, int, int]:
         """(turns, tool calls, discoveries, hits), of one channel kind or of all."""
@@ -284,14 +347,57 @@ def replay(transcript: Transcript, project: Project, *, observe: Observer | None
         kind = channel_of(turn.channel)[0]
         turns.append(TurnReplay(turn, kind, discoveries, hits, tuple(loads), sent, held(turn.channel)))
     everything, full_warnings = full_load(project)
+    startup = replayed(started.loaded, 0, "main")
+    host = None
+    if transcript.host_recorded:
+        host, sizes = host_side(transcript, project.root, [*startup, *(x for t in turns for x in t.loads)])
+        turns = [replace(t, host_sent=size) for t, size in zip(turns, sizes, strict=True)]
     return Replay(
         transcript=transcript,
         root=project.root,
         cwd=started.cwd,
         agent=project.profile.name,
-        startup=replayed(started.loaded, 0, "main"),
+        startup=startup,
         turns=tuple(turns),
         full_load=measure(everything),
         full_load_files=len(everything),
         warnings=tuple(dict.fromkeys([*warnings, *full_warnings])),
+        host=host,
     )
+
+
+def host_side(
+    transcript: Transcript, root: str, jit: Iterable[ReplayedLoad]
+) -> tuple[HostReplay, list[Size]]:
+    """Claude Code's own loads, relative to `root`, and what they weighed in each turn's request: the
+    files its channel had been given before the turn (a file sent again replaces its earlier text)."""
+    from jitctx.telemetry.events import channel_of
+    from jitctx.tokens import estimate_tokens
+
+    loads: list[HostLoad] = []
+    for file in transcript.host_files:
+        real = os.path.realpath(file.path)
+        inside = is_inside(real, root)
+        shown = os.path.relpath(real, root).replace(os.sep, "/") if inside else file.path
+        size = Size(len(file.text.encode("utf-8")), estimate_tokens(file.text))
+        kind = channel_of(file.channel)[0]
+        loads.append(HostLoad(shown, file.reason, file.after_turn, kind, file.memory_type, inside, size))
+    sizes: list[Size] = []
+    for turn in transcript.turns:
+        held: dict[str, Size] = {}
+        for file, load in zip(transcript.host_files, loads, strict=True):
+            if file.channel != turn.channel or file.after_turn >= turn.number:
+                continue
+            if file.replaces is not None:
+                held.pop(file.replaces, None)
+            held[file.path] = load.size
+        sizes.append(total(held.values()))
+    host_paths = list(dict.fromkeys(load.path for load in loads if load.inside))
+    jit_paths = list(dict.fromkeys(load.path for load in jit))
+    host = HostReplay(
+        loads=tuple(loads),
+        only_host=tuple(p for p in host_paths if p not in jit_paths),
+        only_jit=tuple(p for p in jit_paths if p not in host_paths),
+        both=tuple(p for p in host_paths if p in jit_paths),
+    )
+    return host, sizes
