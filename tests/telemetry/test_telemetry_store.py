@@ -134,6 +134,19 @@ def test_unserialisable_event_is_dropped_not_raised(tmp_path: Path) -> None:
     assert len(messages) == 1
 
 
+@pytest.mark.parametrize("name", ["/p/caf\udce9.tsx", "/p/\ud800.ts", "/p/café.tsx"])
+def test_a_name_that_is_not_utf8_is_kept_not_dropped(tmp_path: Path, name: str) -> None:
+    # os.fsdecode turns the byte \xe9 of a Latin-1 file name into the lone surrogate \udce9; a JSON escape
+    # in hook input can carry any lone surrogate. Both are written as JSON escapes and read back as such.
+    messages: list[str] = []
+    store = EventStore(tmp_path, warn=messages.append)
+    assert store.append(record(0, trigger_file_path=name)) is True
+    assert messages == []
+    line = next(tmp_path.glob("*.jsonl")).read_bytes()
+    line.decode("utf-8")  # still valid UTF-8
+    assert [r["trigger_file_path"] for r in read_records(tmp_path)] == [name]
+
+
 def test_too_small_cap_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="at least"):
         EventStore(tmp_path, max_line_bytes=100)

@@ -232,8 +232,11 @@ def held_bytes(files: Iterable[Any]) -> int:
 
 def _dump(event: Mapping[str, Any]) -> bytes:
     # ensure_ascii=False keeps non-ASCII paths readable; json escapes every control character, so the
-    # only b"\n" in the result is the one we add.
-    return (json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+    # only b"\n" in the result is the one we add. A lone surrogate (a file name that is not UTF-8, a JSON
+    # escape in hook input) can only sit inside a JSON string, where backslashreplace writes it as the
+    # JSON escape `\udce9`: the line stays valid UTF-8 and reads back as the same string.
+    text = json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return text.encode("utf-8", errors="backslashreplace")
 
 
 def _cut(value: str) -> str:
