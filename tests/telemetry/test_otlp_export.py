@@ -326,3 +326,64 @@ def test_a_project_config_cannot_choose_where_events_go(tmp_path: Path) -> None:
     root = write_tree(tmp_path / "proj", {".jitctx.toml": '[telemetry]\nendpoint = "http://evil:4318"\n'})
     config = load_config(root)
     assert any("telemetry" in warning for warning in config.warnings)
+
+
+def test_without_the_extra_the_message_says_what_to_install(
+    env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib
+
+    real = importlib.import_module
+
+    def missing(name: str, package: str | None = None) -> Any:
+        if name.startswith("opentelemetry"):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return real(name, package)
+
+    monkeypatch.setattr(importlib, "import_module", missing)
+    assert export("--otlp", "http://127.0.0.1:9") == 2
+    err = capsys.readouterr().err
+    assert "pip install 'jitctx[otel]'" in err and "Traceback" not in err
+
+
+def test_a_second_export_at_the_same_time_steps_aside(
+    env: Path, receiver: Receiver, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fcntl = pytest.importorskip("fcntl")
+    with open(env / "state/otlp-export.lock", "wb") as held:
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX)
+        assert export("--otlp", receiver.endpoint) == 0
+    assert "another `jitctx export` is running" in capsys.readouterr().err
+    assert receiver.logs == []
+
+
+def test_an_unreadable_cursor_resends_everything_with_the_same_ids(
+    env: Path, receiver: Receiver, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert export("--otlp", receiver.endpoint) == 0
+    first = [r[0]["jitctx.record.id"] for r in receiver.log_records()]
+    (env / "state" / CURSOR_FILE).write_text("{not json")
+    assert export("--otlp", receiver.endpoint) == 0
+    again = [r[0]["jitctx.record.id"] for r in receiver.log_records()][len(first) :]
+    assert again == first  # at least once: the collector drops these by id
+    assert "not a cursor file" in capsys.readouterr().err
+
+
+def test_a_cleared_log_is_read_again_from_its_start(env: Path, receiver: Receiver) -> None:
+    assert export("--otlp", receiver.endpoint) == 0
+    sent = len(receiver.log_records())
+    (log,) = (env / "state/events").glob("*.jsonl")
+    assert main(["log", "--clear", "--yes"]) == 0
+    payload = {
+        "session_id": "sess-9",
+        "cwd": "/p",
+        "file_path": "/p/CLAUDE.md",
+        "load_reason": "session_start",
+    }
+    for minute in range(40):  # longer than the old file: its offset alone would skip the first records
+        event = event_from_instructions_loaded(payload, ts=T0 + timedelta(minutes=minute))
+        EventStore(env / "state/events").append(event)
+    assert log.stat().st_size > 0
+    assert export("--otlp", receiver.endpoint) == 0
+    new = receiver.log_records()[sent:]
+    assert len(new) == 40 and {r[0]["session.id"] for r in new} == {"sess-9"}
