@@ -124,4 +124,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def entry() -> None:
+    # A file name that is not UTF-8 (a lone surrogate from os.fsdecode) is printed escaped, never an error.
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):  # a closed or detached stream: nothing to print to anyway
+                pass
     sys.exit(main())
