@@ -14,7 +14,13 @@ T0 = datetime(2026, 8, 8, 9, 0, 0, tzinfo=UTC)
 HOSTILE = '<script>alert("x")</script><img src=http://evil.example/x.png onerror=alert(1)>&amp;"\''
 
 
-def records(file_name: str = "CLAUDE.md", session: str = "s-1", sessions: int = 3) -> list[dict[str, Any]]:
+def records(
+    file_name: str = "CLAUDE.md",
+    session: str = "s-1",
+    sessions: int = 3,
+    apart: timedelta = timedelta(minutes=10),
+    root: str = "/p",
+) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for n in range(sessions):
         sid = f"{session}-{n}"
@@ -24,10 +30,10 @@ def records(file_name: str = "CLAUDE.md", session: str = "s-1", sessions: int = 
                 {
                     "v": 1,
                     "kind": "discovery",
-                    "ts": format_ts(T0 + timedelta(minutes=10 * n + step)),
+                    "ts": format_ts(T0 + apart * n + timedelta(minutes=step)),
                     "session_id": sid,
                     "channel": "main",
-                    "root": "/p",
+                    "root": root,
                     "hit": True,
                     "elapsed_ms": 1.0,
                     "scope_skipped": 0,
@@ -36,7 +42,7 @@ def records(file_name: str = "CLAUDE.md", session: str = "s-1", sessions: int = 
                     "trigger_file_path": "/p/a.py",
                     "loaded": [
                         {
-                            "file_path": f"/p/{file_name}",
+                            "file_path": f"{root}/{file_name}",
                             "memory_type": "Project",
                             "load_reason": "nested_traversal",
                             "globs": ["**/*.py"],
@@ -66,11 +72,17 @@ def test_hostile_names_are_escaped() -> None:
     assert "onerror=alert(1)&gt;" in page  # present only as text
 
 
+def plot_of(page: str) -> str:
+    match = re.search(r'<svg[^>]*class="plot".*?</svg>', page, re.DOTALL)
+    assert match is not None
+    return match.group()
+
+
 def test_page_shows_the_window_figures_and_plot() -> None:
     stats = compute_stats(records())
     page = render_html(stats, generated="generated now")
     assert "2026-08-08 09:00:00 to 2026-08-08 09:23:00" in page
-    assert "<svg" in page and page.count("<path ") == 3
+    assert plot_of(page).count("<path ") == 3
     assert "hit rate" in page and "100.0% (12 / 12 discoveries)" in page
     assert "CLAUDE.md" in page and human_bytes(1200) in page
     assert "generated now" in page
@@ -78,7 +90,7 @@ def test_page_shows_the_window_figures_and_plot() -> None:
 
 def test_steps_hold_their_value_until_the_next_change() -> None:
     page = render_html(compute_stats(records(sessions=1)))
-    (path,) = re.findall(r'<path d="([^"]+)"', page)
+    (path,) = re.findall(r'<path d="([^"]+)"', plot_of(page))
     assert path.startswith("M") and path.count("H") == 4 and path.count("V") == 3
 
 
@@ -89,7 +101,45 @@ def test_empty_page() -> None:
 
 def test_many_sessions_are_capped() -> None:
     page = render_html(compute_stats(records(sessions=400)))
-    assert page.count("<path ") == 300 and "390 more sessions" in page
+    assert plot_of(page).count("<path ") == 300 and "390 more drawn in grey or left out" in page
+    assert page.count("<tr>") - page.count("<tr><th") <= 30 + 400  # the sessions table is capped too
+    assert "370 smaller sessions not listed" in page
+
+
+def test_sessions_days_apart_share_one_relative_axis() -> None:
+    """Sessions of minutes over a week are vertical lines on a wall clock; from their own start each
+    session's steps spread over the plot, and every line starts at the left edge."""
+    page = render_html(compute_stats(records(sessions=3, apart=timedelta(days=2))))
+    plot = plot_of(page)
+    starts = re.findall(r'<path d="M([0-9.]+),', plot)
+    assert starts == ["78.0"] * 3
+    lengths = {len(set(re.findall(r"H([0-9.]+)", d))) for d in re.findall(r'<path d="([^"]+)"', plot)}
+    assert lengths == {3}  # a step at 1, 2 and 3 minutes in each session, not one vertical line
+    assert "time since the session started" in plot and ">0 s<" in plot and ">1 min<" in plot
+    assert "2026-08-08" not in plot and "08-10" not in plot  # no wall-clock labels on the axis
+
+
+def test_sessions_table_has_a_row_per_session_with_its_project() -> None:
+    page = render_html(compute_stats(records(sessions=2) + records(session="t", sessions=1, root="/w/acme")))
+    table = page.split("Sessions by peak bytes", 1)[1].split("<h2>", 1)[0]
+    rows = re.findall(r"<tr><td.*?</tr>", table)
+    assert len(rows) == 3
+    assert sum("acme" in row for row in rows) == 1 and sum(">p<" in row for row in rows) == 2
+    for row in rows:
+        assert "3 min" in row and '<svg class="spark"' in row
+
+
+def test_numbers_never_wrap_and_paths_break_after_a_slash() -> None:
+    page = render_html(compute_stats(records(file_name="src/integrations/prefect-aws/AGENTS.md")))
+    assert re.search(r"td\.n, th\.n[^{]*\{[^}]*white-space: nowrap", page)
+    board = page.split("Files by bytes carried", 1)[1]
+    headers = re.findall(r"<th[^>]*>([^<]*)</th>", board.split("</tr>", 1)[0])
+    assert headers[:6] == ["file", "project", "loads", "sessions", "size", "bytes carried"]
+    first = re.search(r"<tr><td.*?</tr>", board)
+    assert first is not None
+    cells = re.findall(r'<td class="([^"]+)">', first.group())
+    assert cells[:6] == ["file", "nowrap", "n", "n", "n", "n"]
+    assert "src/<wbr>integrations/<wbr>prefect-aws/<wbr>AGENTS.md" in first.group()
 
 
 def test_human_bytes() -> None:

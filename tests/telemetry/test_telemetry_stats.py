@@ -221,10 +221,17 @@ def test_leaderboard_sums_bytes_carried_and_disambiguates() -> None:
     }
     records = [startup("a", 0), startup("b", 1), startup("c", 2) | other]
     board = compute_stats(records).by_file
-    assert [(r.file, r.loads, r.bytes, r.sessions) for r in board] == [
-        (f"{ROOT}/CLAUDE.md", 2, 2 * CLAUDE_MD, 2),
-        ("/elsewhere/CLAUDE.md", 1, 5, 1),
+    # The same name in two projects: two rows, told apart by their project, each path root-relative.
+    assert [(r.file, r.project, r.loads, r.bytes, r.sessions) for r in board] == [
+        ("CLAUDE.md", ROOT, 2, 2 * CLAUDE_MD, 2),
+        ("CLAUDE.md", "/elsewhere", 1, 5, 1),
     ]
+
+
+def test_a_session_knows_its_project_and_its_start() -> None:
+    records = [startup("a", 0), discovery("a", 3)]
+    (series,) = compute_stats(records).series
+    assert series.project == ROOT and series.first_ts == ts(0) and series.last_ts == ts(3)
 
 
 @pytest.mark.parametrize(

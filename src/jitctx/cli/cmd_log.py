@@ -194,6 +194,7 @@ def timeline(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     "reason": str(item.get("load_reason") or "?")
                     + (" (updated)" if item.get("updated") is True else ""),
                     "file": shown_path(file_path, root),
+                    "project": root or None,
                     "file_path": file_path,
                     "memory_type": item.get("memory_type"),
                     "globs": [str(g) for g in globs],
@@ -225,10 +226,14 @@ def _print_timeline(loads: list[dict[str, Any]], seen: Seen, window: dict[str, A
     if not loads:
         print("no loads in this window")
     else:
+        from jitctx.telemetry.results import project_labels
+
+        labels = project_labels(load["project"] for load in loads)
         with_channel = any(load["channel"] != "main" for load in loads)
         headers = [
             "time (UTC)",
             "session",
+            "project",
             *(["channel"] if with_channel else []),
             "reason",
             "file",
@@ -239,6 +244,7 @@ def _print_timeline(loads: list[dict[str, Any]], seen: Seen, window: dict[str, A
             [
                 clock(load["ts"]),
                 printable(load["session_id"][:8]),
+                printable(labels.get(load["project"] or "", "-")),
                 *([load["channel"]] if with_channel else []),
                 printable(load["reason"]),
                 printable(load["file"]),

@@ -150,10 +150,14 @@ def _print(stats: Stats, *, by_file: bool) -> None:
     if not stats.by_file:
         return
     print()
+    from jitctx.telemetry.results import project_labels
+
+    labels = project_labels(r.project for r in stats.by_file)
     if by_file:
         rows = [
             [
                 _file(r.file),
+                printable(labels.get(r.project or "", "-")),
                 f"{r.loads:,}",
                 f"{r.sessions:,}",
                 (human_bytes(r.size) if r.size is not None else "?"),
@@ -161,11 +165,15 @@ def _print(stats: Stats, *, by_file: bool) -> None:
             ]
             for r in stats.by_file
         ]
-        print(table(["file", "loads", "sessions", "size", "bytes carried"], rows, right=(1, 2, 3, 4)))
+        print(
+            table(["file", "project", "loads", "sessions", "size", "bytes carried"], rows, right=(2, 3, 4, 5))
+        )
     else:
         top = stats.by_file[0]
         print(
-            f"most bytes carried: {_file(top.file)} ({human_bytes(top.bytes)} over "
+            f"most bytes carried: {_file(top.file)}"
+            + (f" in {printable(labels[top.project])}" if top.project else "")
+            + f" ({human_bytes(top.bytes)} over "
             f"{count(top.loads, 'load')} in {count(top.sessions, 'session')}); "
             f"--by-file for all {count(len(stats.by_file), 'file')}"
         )

@@ -7,11 +7,13 @@ thing either.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
-from datetime import datetime
+import math
+from collections.abc import Callable, Collection, Mapping
 from html import escape
+from typing import NamedTuple
 
 from jitctx.telemetry.events import parse_ts
+from jitctx.telemetry.results import project_labels
 from jitctx.telemetry.stats import SessionSeries, Stats
 
 WIDTH, HEIGHT = 920, 380
@@ -19,6 +21,7 @@ LEFT, RIGHT, TOP, BOTTOM = 78, 20, 16, 44
 COLORED = 10  # sessions drawn in colour (the largest); the others are drawn thin and grey
 DRAWN = 300  # sessions drawn at all, to keep the page small
 LEADERBOARD = 30
+SESSIONS = 30  # rows of the sessions table
 PALETTE = (
     "#1f6feb",
     "#d9480f",
@@ -40,13 +43,16 @@ body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: 
 h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 28px 0 8px; }
 .window { color: #444; margin: 0 0 16px; } .note { color: #666; font-size: 12px; }
 table { border-collapse: collapse; }
-td, th { padding: 3px 12px 3px 0; text-align: left; vertical-align: top; }
-th { font-weight: 600; border-bottom: 1px solid #ccc; } td.n, th.n { text-align: right; }
-.file { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 13px; word-break: break-all; }
+td, th { padding: 3px 12px 3px 0; text-align: left; vertical-align: middle; }
+th { font-weight: 600; border-bottom: 1px solid #ccc; }
+td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
+td.n, th.n, td.nowrap, td.id { white-space: nowrap; }
+.file, .id { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 13px; }
+.file { overflow-wrap: break-word; min-width: 12em; }
 .bar { background: #1f6feb; height: 10px; border-radius: 2px; min-width: 1px; }
 svg text { font: 11px system-ui, sans-serif; fill: #444; }
-.legend span { display: inline-block; margin: 2px 14px 2px 0; font-size: 12px; }
-.legend i { display: inline-block; width: 14px; height: 3px; margin-right: 5px; vertical-align: middle; }
+svg.spark { display: block; } .scroll { overflow-x: auto; }
+i.key { display: inline-block; width: 14px; height: 3px; margin-right: 6px; vertical-align: middle; }
 """
 
 
@@ -58,16 +64,6 @@ def human_bytes(value: float) -> str:
         if value < 1024 or unit == "GiB":
             return f"{value:.1f} {unit}"
     raise AssertionError("unreachable")
-
-
-def _all_times(s: SessionSeries) -> bool:
-    """Whether every time of a series reads as a date (a record can hold 2026-99-99 in the stored shape)."""
-    try:
-        for ts in [*(ts for ts, _ in s.points), s.last_ts]:
-            parse_ts(ts)
-    except ValueError:
-        return False
-    return True
 
 
 def _clock(ts: str | None) -> str:
@@ -111,9 +107,16 @@ def _rows(stats: Stats) -> list[tuple[str, str]]:
 
 
 def _table(
-    headers: list[str], rows: list[list[str]], numeric: Collection[int], raw: Collection[int] = ()
+    headers: list[str],
+    rows: list[list[str]],
+    numeric: Collection[int],
+    raw: Collection[int] = (),
+    classes: Mapping[int, str] | None = None,
 ) -> str:
-    """An HTML table; every cell is escaped unless its column is listed in `raw` (markup we built)."""
+    """An HTML table; every cell is escaped unless its column is listed in `raw` (markup we built).
+    Numeric columns are right-aligned and never wrap (`10.7 KiB` stays on one line); `classes` gives
+    other columns a class of their own."""
+    classes = {**(classes or {}), **dict.fromkeys(numeric, "n")}
     head = "".join(
         f'<th class="n">{escape(h)}</th>' if i in numeric else f"<th>{escape(h)}</th>"
         for i, h in enumerate(headers)
@@ -123,9 +126,10 @@ def _table(
         cells = []
         for i, cell in enumerate(row):
             text = cell if i in raw else escape(cell)
-            cells.append(f'<td class="n">{text}</td>' if i in numeric else f"<td>{text}</td>")
+            cells.append(f'<td class="{classes[i]}">{text}</td>' if i in classes else f"<td>{text}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
-    return f"<table><tr>{head}</tr>{''.join(body)}</table>"
+    # A narrow window scrolls a wide table sideways instead of squeezing its columns.
+    return f'<div class="scroll"><table><tr>{head}</tr>{"".join(body)}</table></div>'
 
 
 def _ticks(low: float, high: float, count: int = 5) -> list[float]:
@@ -134,28 +138,73 @@ def _ticks(low: float, high: float, count: int = 5) -> list[float]:
     return [low + (high - low) * i / (count - 1) for i in range(count)]
 
 
+# Steps of the time axis, in seconds: the smallest that gives at most 6 ticks is used.
+_TIME_STEPS = (1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400)
+
+
+def _time_ticks(span: float) -> list[float]:
+    step = next((s for s in _TIME_STEPS if span / s <= 6), _TIME_STEPS[-1] * max(1, math.ceil(span / 518400)))
+    return [i * step for i in range(int(span // step) + 1)]
+
+
+def duration(seconds: float) -> str:
+    """'45 s', '12 min', '1 h 05', '2 d 3 h': how long a session ran, or where on its time axis."""
+    seconds = round(seconds)
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min" + (f" {seconds % 60:02d}" if seconds % 60 and seconds < 600 else "")
+    if seconds < 86400:
+        return f"{seconds // 3600} h {seconds % 3600 // 60:02d}"
+    return f"{seconds // 86400} d {seconds % 86400 // 3600} h"
+
+
+class _Drawn(NamedTuple):
+    """A session as plotted: seconds since its first record, and cumulative bytes at each change."""
+
+    series: SessionSeries
+    steps: list[tuple[float, int]]
+    length: float  # seconds from its first record to its last
+    peak: int
+
+
+def _drawn(s: SessionSeries) -> _Drawn | None:
+    try:
+        start = parse_ts(s.first_ts or s.points[0][0])
+        steps = [((parse_ts(ts) - start).total_seconds(), value) for ts, value in s.points]
+        length = max((parse_ts(s.last_ts) - start).total_seconds(), steps[-1][0])
+    except ValueError:  # a record can hold 2026-99-99 in the stored shape
+        return None
+    return _Drawn(s, [(max(0.0, t), v) for t, v in steps], max(0.0, length), max(v for _, v in s.points))
+
+
+def _largest(stats: Stats) -> list[_Drawn]:
+    """Sessions by peak bytes, largest first (at most DRAWN)."""
+    drawn = [d for d in map(_drawn, stats.series) if d is not None]
+    return sorted(drawn, key=lambda d: (-d.peak, d.series.session_id))[:DRAWN]
+
+
 def plot(stats: Stats) -> str:
-    """Cumulative bytes per session over time, as step lines (a value holds until the next load)."""
-    series = sorted((s for s in stats.series if _all_times(s)), key=lambda s: -max(v for _, v in s.points))[
-        :DRAWN
-    ]
-    if not series:
+    """Cumulative bytes per session against the time since the session's start, as step lines (a value
+    holds until the next load). On a wall-clock axis a session of minutes within a week of records is a
+    vertical line; from its own start, sessions can be compared."""
+    drawn = _largest(stats)
+    if not drawn:
         return '<p class="note">No session recorded cumulative bytes in this window.</p>'
-    times = [parse_ts(ts) for s in series for ts, _ in s.points] + [parse_ts(s.last_ts) for s in series]
-    t0, t1 = min(times), max(times)
-    span = max((t1 - t0).total_seconds(), 1.0)
-    top = max(v for s in series for _, v in s.points) or 1
+    span = max(max(d.length for d in drawn), 1.0)
+    top = max(d.peak for d in drawn) or 1
     inner_w, inner_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 
-    def x(moment: datetime) -> float:
-        return LEFT + (moment - t0).total_seconds() / span * inner_w
+    def x(seconds: float) -> float:
+        return LEFT + seconds / span * inner_w
 
     def y(value: float) -> float:
         return TOP + inner_h - value / top * inner_h
 
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" '
-        f'height="{HEIGHT}" role="img" aria-label="cumulative bytes per session over time">'
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" width="100%" '
+        f'style="max-width:{WIDTH}px" role="img" class="plot" '
+        'aria-label="cumulative bytes per session against the time since its start">'
     ]
     for value in _ticks(0, top):
         parts.append(
@@ -166,52 +215,103 @@ def plot(stats: Stats) -> str:
             f'<text x="{LEFT - 6}" y="{y(value) + 4:.1f}" text-anchor="end">'
             f"{escape(human_bytes(value))}</text>"
         )
-    for i, seconds in enumerate(_ticks(0, span)):
-        moment = t0.timestamp() + seconds
-        label = datetime.fromtimestamp(moment, t0.tzinfo).strftime("%m-%d %H:%M")
-        anchor = "start" if i == 0 else "end" if i == 4 else "middle"
-        xpos = LEFT + seconds / span * inner_w
+    for seconds in _time_ticks(span):
+        xpos = x(seconds)
+        anchor = "start" if seconds == 0 else "middle"
         parts.append(
             f'<line x1="{xpos:.1f}" x2="{xpos:.1f}" y1="{TOP + inner_h}" y2="{TOP + inner_h + 4}" '
             'stroke="#888"/>'
         )
         parts.append(
-            f'<text x="{xpos:.1f}" y="{TOP + inner_h + 18}" text-anchor="{anchor}">{escape(label)}</text>'
+            f'<text x="{xpos:.1f}" y="{TOP + inner_h + 18}" text-anchor="{anchor}">'
+            f"{escape(duration(seconds))}</text>"
         )
     parts.append(
         f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{TOP + inner_h}" y2="{TOP + inner_h}" stroke="#888"/>'
     )
     parts.append(
-        f'<text x="{LEFT + inner_w / 2:.0f}" y="{HEIGHT - 6}" text-anchor="middle">time (UTC)</text>'
+        f'<text x="{LEFT + inner_w / 2:.0f}" y="{HEIGHT - 6}" text-anchor="middle">'
+        "time since the session started</text>"
     )
     # Grey lines first so the coloured ones are drawn on top.
-    for index in reversed(range(len(series))):
-        parts.append(_step_path(series[index], index, x, y))
+    for index in reversed(range(len(drawn))):
+        colour, width = (PALETTE[index], 2.0) if index < COLORED else ("#c8c8c8", 1.0)
+        parts.append(_step_path(drawn[index], x, y, colour, width))
     parts.append("</svg>")
-    legend = "".join(
-        f'<span><i style="background:{PALETTE[i]}"></i>{escape(s.session_id[:12])} '
-        f"({escape(human_bytes(max(v for _, v in s.points)))})</span>"
-        for i, s in enumerate(series[:COLORED])
+    more = len(stats.series) - min(len(drawn), COLORED)
+    note = (
+        f'<p class="note">The {COLORED} largest sessions in colour (see the table below); '
+        f"{more:,} more drawn in grey or left out.</p>"
+        if more > 0
+        else ""
     )
-    more = len(stats.series) - min(len(series), COLORED)
-    note = f'<p class="note">{more:,} more sessions drawn in grey or left out.</p>' if more > 0 else ""
-    return "".join(parts) + f'<div class="legend">{legend}</div>{note}'
+    return "".join(parts) + note
 
 
 def _step_path(
-    s: SessionSeries, index: int, fx: Callable[[datetime], float], fy: Callable[[float], float]
+    d: _Drawn, fx: Callable[[float], float], fy: Callable[[float], float], colour: str, width: float
 ) -> str:
-    points = [(parse_ts(ts), value) for ts, value in s.points]
-    d = [f"M{fx(points[0][0]):.1f},{fy(points[0][1]):.1f}"]
-    for moment, value in points[1:]:
-        d.append(f"H{fx(moment):.1f}V{fy(value):.1f}")
-    d.append(f"H{fx(max(parse_ts(s.last_ts), points[-1][0])):.1f}")
-    colour, width = (PALETTE[index], 2.0) if index < COLORED else ("#c8c8c8", 1.0)
-    title = f"{s.session_id}: {human_bytes(points[-1][1])}"
+    steps = d.steps
+    path = [f"M{fx(steps[0][0]):.1f},{fy(steps[0][1]):.1f}"]
+    for seconds, value in steps[1:]:
+        path.append(f"H{fx(seconds):.1f}V{fy(value):.1f}")
+    path.append(f"H{fx(d.length):.1f}")
+    title = f"{d.series.session_id}: {human_bytes(d.peak)} after {duration(d.length)}"
     return (
-        f'<path d="{"".join(d)}" fill="none" stroke="{colour}" stroke-width="{width}">'
+        f'<path d="{"".join(path)}" fill="none" stroke="{colour}" stroke-width="{width}">'
         f"<title>{escape(title)}</title></path>"
     )
+
+
+def _sparkline(d: _Drawn, top: int) -> str:
+    """One session's steps on its own time axis, on the page's byte scale: a row of the sessions table."""
+    w, h = 160, 22
+    span = max(d.length, 1.0)
+
+    def fx(seconds: float) -> float:
+        return seconds / span * w
+
+    def fy(value: float) -> float:
+        return h - 1 - value / (top or 1) * (h - 2)
+
+    line = _step_path(d, fx, fy, "#1f6feb", 1.5)
+    return f'<svg class="spark" viewBox="0 0 {w} {h}" width="{w}" height="{h}">{line}</svg>'
+
+
+def _breakable(path: str) -> str:
+    """A path, escaped, that a narrow column breaks after a `/` rather than inside a name."""
+    return "/<wbr>".join(escape(part) for part in path.split("/"))
+
+
+def sessions_table(stats: Stats) -> str:
+    """One row per session, the largest first: where, when, how long, how much, and its curve."""
+    drawn = _largest(stats)[:SESSIONS]
+    if not drawn:
+        return ""
+    labels = project_labels(d.series.project for d in drawn)
+    top = max(d.peak for d in drawn)
+    rows = [
+        [
+            f'<i class="key" style="background:{PALETTE[i] if i < COLORED else "#c8c8c8"}"></i>'
+            f"{escape(d.series.session_id[:13])}",
+            escape(labels.get(d.series.project or "", "?")),
+            escape(_clock(d.series.first_ts or d.series.points[0][0])[:16]),
+            escape(duration(d.length)),
+            escape(human_bytes(d.peak)),
+            _sparkline(d, top),
+        ]
+        for i, d in enumerate(drawn)
+    ]
+    table = _table(
+        ["session", "project", "started (UTC)", "length", "peak bytes", "cumulative bytes"],
+        rows,
+        {3, 4},
+        raw=range(6),
+        classes={0: "id", 1: "nowrap", 2: "nowrap"},
+    )
+    more = len(stats.series) - len(drawn)
+    note = f'<p class="note">{more:,} smaller sessions not listed.</p>' if more > 0 else ""
+    return table + note
 
 
 def render_html(stats: Stats, *, title: str = "jitctx stats", generated: str = "") -> str:
@@ -226,18 +326,26 @@ def render_html(stats: Stats, *, title: str = "jitctx stats", generated: str = "
     if skipped:
         scope += f"; {skipped:,} lines skipped"
     best = max((row.bytes for row in stats.by_file), default=0) or 1
+    labels = project_labels(row.project for row in stats.by_file)
     board = [
         [
-            row.file,
+            _breakable(row.file),
+            escape(labels.get(row.project or "", "?")),
             f"{row.loads:,}",
             f"{row.sessions:,}",
             (human_bytes(row.size) if row.size is not None else "?"),
             human_bytes(row.bytes),
-            f'<div class="bar" style="width:{row.bytes / best * 160:.0f}px"></div>',
+            f'<div class="bar" style="width:{row.bytes / best * 120:.0f}px"></div>',
         ]
         for row in stats.by_file[:LEADERBOARD]
     ]
-    leaderboard = _table(["file", "loads", "sessions", "size", "bytes carried", ""], board, {1, 2, 3, 4}, {5})
+    leaderboard = _table(
+        ["file", "project", "loads", "sessions", "size", "bytes carried", ""],
+        board,
+        {2, 3, 4, 5},
+        {0, 1, 6},
+        {0: "file", 1: "nowrap"},
+    )
     reasons = _table(
         ["reason", "loads", "bytes"],
         [[r.reason, f"{r.loads:,}", human_bytes(r.bytes)] for r in stats.by_reason],
@@ -261,8 +369,10 @@ def render_html(stats: Stats, *, title: str = "jitctx stats", generated: str = "
             _table(["metric", "value"], [[k, v] for k, v in _rows(stats)], ()),
             "<h2>Cumulative bytes per session</h2>",
             plot(stats),
+            "<h2>Sessions by peak bytes</h2>",
+            sessions_table(stats),
             "<h2>Files by bytes carried</h2>",
-            leaderboard.replace("<tr><td>", '<tr><td class="file">'),
+            leaderboard,
             f'<p class="note">{more:,} more files in <code>jitctx stats --by-file</code>.</p>'
             if more > 0
             else "",

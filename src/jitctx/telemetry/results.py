@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any, NamedTuple
 
@@ -35,6 +35,7 @@ class FileRow(NamedTuple):
     bytes: int  # summed over every load: what the file made agents carry
     sessions: int
     size: int | None  # bytes of its latest load whose size is known
+    project: str | None = None  # the root of the project it was loaded in, as recorded
 
 
 class SessionSeries(NamedTuple):
@@ -44,6 +45,8 @@ class SessionSeries(NamedTuple):
     points: tuple[tuple[str, int], ...]
     last_ts: str
     predates_log: bool
+    first_ts: str = ""  # its first record, whatever its kind ("": as its first point)
+    project: str | None = None  # the root its records name
 
 
 @dataclass(frozen=True)
@@ -124,3 +127,21 @@ def spread_of_counts(counts: Mapping[float, int]) -> Spread | None:
             if q not in found and seen >= rank:
                 found[q] = value
     return Spread(found[0.5], found[0.95], ordered[-1], total)
+
+
+def project_labels(roots: Iterable[str | None]) -> dict[str, str]:
+    """A short name per project root for a column: its last folder (`/home/dev/acme` -> `acme`), with as
+    many parent folders as it takes where two roots end alike (`work/acme`, `oss/acme`)."""
+    distinct = sorted({root for root in roots if root})
+    parts = {root: [p for p in root.replace("\\", "/").split("/") if p] or [root] for root in distinct}
+    depth = dict.fromkeys(distinct, 1)
+    while True:
+        labels = {root: "/".join(parts[root][-depth[root] :]) for root in distinct}
+        seen: dict[str, list[str]] = {}
+        for root, label in labels.items():
+            seen.setdefault(label, []).append(root)
+        clashes = [r for same in seen.values() if len(same) > 1 for r in same if depth[r] < len(parts[r])]
+        if not clashes:
+            return labels
+        for root in clashes:
+            depth[root] += 1

@@ -55,9 +55,10 @@ __all__ = [
 
 
 # Per session: [cumulative max from jitctx records (-1: none), seen by jitctx, has discoveries,
-#               last ts, main-channel points, host running sum, host points]
+#               last ts, main-channel points, host running sum, host points, project root ("": none
+#               seen yet; a discovery that loaded nothing is counted without reading its root), first ts]
 _NOT_JIT = frozenset({"session_start", "compact"})
-_CUM, _JITCTX, _DISCOVERED, _LAST, _POINTS, _HOST_SUM, _HOST_POINTS = range(7)
+_CUM, _JITCTX, _DISCOVERED, _LAST, _POINTS, _HOST_SUM, _HOST_POINTS, _ROOT, _FIRST = range(9)
 
 # A discovery that loaded nothing, checked: (ts, session_id, on the main channel, cumulative_bytes (-1:
 # unknown), elapsed_ms or None, scope_skipped, rules_scanned, hit). A hit can have an empty loaded[] when
@@ -158,10 +159,12 @@ class StatsAccumulator:
                 last = ts
             session = sessions.get(session_id)
             if session is None:
-                session = sessions[session_id] = [-1, True, True, ts, [], 0, []]
+                session = sessions[session_id] = [-1, True, True, ts, [], 0, [], "", ts]
             else:
                 if ts > session[_LAST]:
                     session[_LAST] = ts
+                elif ts < session[_FIRST]:
+                    session[_FIRST] = ts
                 session[_JITCTX] = session[_DISCOVERED] = True
             if is_main:
                 main += 1
@@ -234,9 +237,14 @@ class StatsAccumulator:
         self._see_ts(ts)
         session = self.sessions.get(session_id)
         if session is None:
-            session = self.sessions[session_id] = [-1, False, False, ts, [], 0, []]
+            session = self.sessions[session_id] = [-1, False, False, ts, [], 0, [], "", ts]
         elif ts > session[_LAST]:
             session[_LAST] = ts
+        elif ts < session[_FIRST]:
+            session[_FIRST] = ts
+        if not session[_ROOT]:
+            root = record.get("root")
+            session[_ROOT] = root if root.__class__ is str else ""
         counts = self.channels.get(channel)
         if counts is None:
             counts = self.channels[channel] = [0, 0, 0]
@@ -342,6 +350,8 @@ class StatsAccumulator:
             mine[_JITCTX] = mine[_JITCTX] or theirs[_JITCTX]
             mine[_DISCOVERED] = mine[_DISCOVERED] or theirs[_DISCOVERED]
             mine[_LAST] = max(mine[_LAST], theirs[_LAST])
+            mine[_FIRST] = min(mine[_FIRST], theirs[_FIRST])
+            mine[_ROOT] = mine[_ROOT] or theirs[_ROOT]
             # Appending drops a point whose value repeats the last one; the later part could not see
             # this part's last point, so its first is dropped here when it repeats it.
             points = theirs[_POINTS]
@@ -379,7 +389,11 @@ class StatsAccumulator:
                 cumulative.append(value)
             points = s[_POINTS] if s[_POINTS] else s[_HOST_POINTS]
             if points:
-                series.append(SessionSeries(session_id, tuple(_changes(points)), s[_LAST], predates))
+                series.append(
+                    SessionSeries(
+                        session_id, tuple(_changes(points)), s[_LAST], predates, s[_FIRST], s[_ROOT] or None
+                    )
+                )
         cumulative.sort()
         return Stats(
             window=window,
@@ -422,6 +436,8 @@ class StatsAccumulator:
         )
 
     def _leaderboard(self) -> tuple[FileRow, ...]:
+        # Two projects can both have a CLAUDE.md: the project says which (a path outside its project
+        # stays absolute).
         rows = [
             FileRow(
                 _display(path, entry[4]),
@@ -430,13 +446,11 @@ class StatsAccumulator:
                 entry[1],
                 len(entry[3]),
                 entry[2] if entry[2] >= 0 else None,
+                entry[4] or None,
             )
             for path, entry in self.files.items()
         ]
-        names = Counter(row.file for row in rows)
-        # Two projects can both have a CLAUDE.md: show those in full rather than as one ambiguous name.
-        rows = [row._replace(file=row.file_path) if names[row.file] > 1 else row for row in rows]
-        return tuple(sorted(rows, key=lambda r: (-r.bytes, -r.loads, r.file)))
+        return tuple(sorted(rows, key=lambda r: (-r.bytes, -r.loads, r.file, r.project or "")))
 
 
 def _whole(value: Any) -> Any:
