@@ -3,18 +3,24 @@
 A hook runs in a new process per tool call. Parsing every rule's frontmatter there would import the YAML
 and glob libraries each time, so the parse of each rule (its scope as a regex) is kept in `cache`, which
 the session store saves with the session; a rule is parsed again only when its mtime, size or inode change.
+
+Matching a touched path against thousands of rules one by one would cost a regex match each; the table
+files its rules in a `GlobIndex` (built on first use) so that only the few that may match are tested.
 """
 
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
+from jitctx.discovery.glob_index import GlobIndex, IndexedScope
 from jitctx.model import Scope
 from jitctx.project import Candidate, Project
-from jitctx.scope import compiled_scope, literal_prefixes
+from jitctx.scope import literal_prefixes
 
 # path -> [mtime_ns, size, inode, patterns or None, key, dialect, regex, recovered]
 ScopeCache = dict[str, list[Any]]
@@ -25,16 +31,62 @@ class ScopedRule:
     candidate: Candidate
     scope: Scope
     prefixes: tuple[str, ...]  # literal prefixes of its patterns; "" means "could be anywhere"
-    pattern: re.Pattern[str]
+
+    @cached_property
+    def pattern(self) -> re.Pattern[str]:
+        # Compiled on first use: a glob's regex takes ~0.3 ms to compile, and the index tests only a few.
+        return re.compile(self.scope.regex, re.DOTALL)
+
+    def compiled(self) -> re.Pattern[str]:
+        return self.pattern
 
 
-def build_rule_table(project: Project, cache: ScopeCache) -> list[ScopedRule]:
+class RuleTable(list[ScopedRule]):
+    """The scoped rules in the order they load, with an index over those scoped relative to the root."""
+
+    _index: GlobIndex | None = None
+    _paths: frozenset[str] = frozenset()
+    _others: tuple[int, ...] = ()
+
+    def _build(self) -> GlobIndex:
+        index = GlobIndex(
+            IndexedScope(position, rule.scope, rule.compiled)
+            for position, rule in enumerate(self)
+            if rule.candidate.base == "root"
+        )
+        self._others = tuple(i for i, rule in enumerate(self) if rule.candidate.base != "root")
+        self._paths = frozenset(rule.candidate.path for rule in self)
+        self._index = index
+        return index
+
+    def matching(
+        self, rel: str, loaded: Collection[str], match_other: Callable[[ScopedRule], bool]
+    ) -> tuple[list[ScopedRule], int]:
+        """The rules whose scope matches root-relative `rel`, in table order, and how many others are
+        neither matched nor in `loaded` (the scope skips a discovery counts). Rules scoped relative to
+        something else (the cwd) are asked `match_other`, one by one: they are few."""
+        index = self._index if self._index is not None else self._build()
+        positions = index.matching(rel)
+        if self._others:
+            positions = sorted([*positions, *(i for i in self._others if match_other(self[i]))])
+        matched = [self[i] for i in positions]
+        if not loaded:
+            held = 0
+        elif len(self._paths) == len(self):
+            held = len(self._paths.intersection(loaded))
+        else:  # the same file twice in the table: count each entry, as a loop over the rules would
+            held = sum(1 for rule in self if rule.candidate.path in loaded)
+        held_matched = sum(1 for rule in matched if rule.candidate.path in loaded)
+        return matched, len(self) - held - (len(matched) - held_matched)
+
+
+def build_rule_table(project: Project, cache: ScopeCache) -> RuleTable:
     """One stat per rule; a rule whose version is in `cache` is not read. `cache` is updated in place."""
-    table: list[ScopedRule] = []
+    table = RuleTable()
     for candidate in project.rule_candidates():
         scope = _scope_of(project, candidate, cache)
         if scope is not None:
-            table.append(ScopedRule(candidate, scope, literal_prefixes(scope), compiled_scope(scope.regex)))
+            table.append(ScopedRule(candidate, scope, literal_prefixes(scope)))
     return table
 
 
