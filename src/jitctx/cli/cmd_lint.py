@@ -27,6 +27,11 @@ rules (severity):
   route-target-missing (error)    a [[routes]] file that does not exist
   config-unknown-key, file-skipped, file-warning (warning)
 
+@imports are checked only in files an agent expands them in: Claude Code (CLAUDE.md, .claude/rules,
+AGENTS.md where no CLAUDE.md is on its chain) and Gemini CLI (GEMINI.md); Codex, Cursor and Copilot
+pass '@' text through. npm package names (@vscode/prompt-tsx, @scope/pkg) and the bundlers' '@/' alias
+(@/mocks) are not imports.
+
 Repository files are listed with 'git ls-files' inside a git work tree, by walking the tree otherwise.
 
 exit codes: 0 no errors (warnings alone pass), 1 errors found (or warnings with --strict), 2 usage or

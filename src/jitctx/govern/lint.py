@@ -20,6 +20,7 @@ from jitctx.govern.lint_rules import (
     size_findings,
     skipped_findings,
 )
+from jitctx.govern.readers import imports_expanded
 from jitctx.govern.repo_files import RepoFiles, list_repo_files
 from jitctx.govern.source import layout_of
 from jitctx.project import Project
@@ -59,12 +60,13 @@ def lint_project(
         found.extend(size_findings(file, project.max_bytes, project.profile.name))
         if not file.conditional:
             texts.append(Text(file.display, file.text, layout.body_line))
-        sources.append(ImportSource(file.path, file.display, file.text, layout.body_line))
+        if imports_expanded(project.profile, file.display, project.root):
+            sources.append(ImportSource(file.path, file.display, file.text, layout.body_line))
     found.extend(duplicate_findings(texts))
     found.extend(shadow_findings(files, project.profile, project.root))
     found.extend(config_findings(project.config, project.root))
     found.extend(ignored_rule_findings(project))
-    if project.profile.imports:
+    if sources:
         found.extend(
             import_findings(
                 sources,

@@ -81,6 +81,29 @@ def looks_like_path(path: str) -> bool:
     return "/" in path or "." in path or path.startswith("~")
 
 
+# An npm package name, `@scope/name` with optional subpath and version (`@vscode/prompt-tsx`,
+# `@testing-library/jest-dom/vitest`, `@types/node@20`): npm allows only these lowercase characters.
+_PACKAGE = re.compile(r"[a-z0-9][a-z0-9._~-]*(?:/[a-z0-9][a-z0-9._~-]*)+(?:@[\w.^~<>=*-]+)?")
+_DOC_SUFFIXES = (".md", ".mdc", ".markdown", ".txt")
+# First folders of real absolute paths; `@/anything-else` is the bundlers' alias for the source folder.
+_SYSTEM_ROOTS = frozenset("Users Volumes dev etc home mnt opt private proc root srv sys tmp usr var".split())
+
+
+def is_import_candidate(path: str) -> bool:
+    """Is a cleaned token an import at all? Two common spellings in prose are not, and are left alone:
+
+    - npm package names (`@vscode/prompt-tsx`, `@scope/pkg`): lowercase, no document suffix;
+    - the bundlers' `@/` alias (`@/mocks`, `@/components/Button`), never read as `/mocks`: an absolute
+      import names a document (`@/abs/notes.md`) or starts at a system folder (`@/home/...`, `@/dev/...`).
+    """
+    if path.startswith("/") and not path.startswith("//"):
+        first = path[1:].split("/", 1)[0]
+        return first in _SYSTEM_ROOTS or path.lower().endswith(_DOC_SUFFIXES)
+    if _PACKAGE.fullmatch(path):
+        return path.lower().endswith(_DOC_SUFFIXES)
+    return True
+
+
 def extract(text: str, *, first_line: int = 1) -> tuple[Import, ...]:
     """Every `@import` in the prose of `text`, in document order.
 
@@ -178,8 +201,11 @@ class _Locator:
             row = bisect.bisect_right(line_starts, at) - 1
             if row not in bases:
                 bases[row] = self._base(start_line + row, content, line_starts, row)
+            path = clean_token(token)
+            if not is_import_candidate(path):
+                continue
             column = self._column(start_line + row, bases[row], at - line_starts[row], token)
-            self.found.append(Import(start_line + row + 1 + self.offset, column, token, clean_token(token)))
+            self.found.append(Import(start_line + row + 1 + self.offset, column, token, path))
 
     def _base(self, source_row: int, content: str, line_starts: list[int], row: int) -> int | None:
         """Where content line `row` starts in its source line: block prefixes (`> `, `- `) are not in it."""
