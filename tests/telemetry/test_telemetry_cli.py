@@ -94,13 +94,22 @@ def test_log_timeline(capsys: pytest.CaptureFixture[str], state: Path) -> None:
     assert lines[0].startswith("window  2026-08-05 12:00:00 to 2026-08-08 12:00:03 UTC; 2 files, 5 lines")
     rows = [line.split() for line in lines if line.startswith("2026-")]
     assert rows == [
-        ["2026-08-05", "12:00:00", "host-onl", "session_start", "CLAUDE.md"],
-        ["2026-08-08", "12:00:00", "sess-mai", "session_start", "CLAUDE.md"],
-        ["2026-08-08", "12:00:01", "sess-mai", "nested_traversal", "src/ui/CLAUDE.md", "src/ui/Footer.tsx"],
+        ["2026-08-05", "12:00:00", "host-onl", "proj", "session_start", "CLAUDE.md"],
+        ["2026-08-08", "12:00:00", "sess-mai", "proj", "session_start", "CLAUDE.md"],
+        [
+            "2026-08-08",
+            "12:00:01",
+            "sess-mai",
+            "proj",
+            "nested_traversal",
+            "src/ui/CLAUDE.md",
+            "src/ui/Footer.tsx",
+        ],
         [
             "2026-08-08",
             "12:00:03",
             "sess-mai",
+            "proj",
             "path_glob_match",
             ".claude/rules/py.md",
             "src/**/*.py",
