@@ -9,6 +9,7 @@ from typing import Any
 from jitctx.assemble import fit_profile
 from jitctx.assemble.budget import BudgetResult
 from jitctx.cli.common import add_agent, add_json, path_argument, print_json, root_for_path, table
+from jitctx.cli.state import user_config_path, user_home
 from jitctx.discovery.explain import Explanation, explain
 from jitctx.errors import UsageError
 from jitctx.profiles import ROOT_MARKERS
@@ -43,8 +44,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     target = path_argument(args.path, args.root, args.cwd)
     root = root_for_path(target, args.root, ROOT_MARKERS)
-    home = os.environ.get("JITCTX_HOME") or os.path.expanduser("~")
-    project = Project(root, profile=args.agent, home=home)
+    # The user tier and the user's own config, as the hook reads them.
+    project = Project(root, profile=args.agent, home=user_home(), user_config=user_config_path())
     cwd = os.path.join(project.root, args.cwd) if args.cwd else project.root
     if not os.path.isdir(cwd):
         raise UsageError(f"--cwd {args.cwd!r} is not a directory under {project.root}")

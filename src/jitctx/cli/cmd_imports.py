@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import os
-from pathlib import Path
 from typing import Any
 
 from jitctx.cli.common import add_common, find_root, path_argument, print_json, table, warn
+from jitctx.cli.state import user_config_path, user_home
 from jitctx.errors import UsageError
 from jitctx.imports import Expansion, FileResolver, ImportStatus, clean_token, expand
 from jitctx.profiles import ROOT_MARKERS
@@ -18,7 +18,8 @@ Lists each import found in FILE's prose (not in code blocks, inline code or HTML
 indented under the file that imports them, with the file and line, the resolved path and a status:
   ok, duplicate (already included)   fine
   missing, not_a_path                no such file; the @text stays as written
-  cycle, too_deep, outside           not followed ([imports] max_depth / allow_outside in .jitctx.toml)
+  cycle, too_deep, outside           not followed: [imports] max_depth in .jitctx.toml; allow_outside
+                                     only in your user config (~/.config/jitctx/config.toml)
   directory, not_a_file, binary, too_large, symlink_loop, unreadable, too_many
 Then the expanded size: FILE's text plus every included text. A relative FILE is taken from --root
 when given, else from the current directory.
@@ -49,8 +50,10 @@ def run(args: argparse.Namespace) -> int:
         )
     if source.status is not ImportStatus.OK or source.text is None:
         raise UsageError(f"{args.file}: {source.message or source.status.value}")
-    project = Project(_root(args, target), profile=args.agent, home=None)
-    home = os.environ.get("JITCTX_HOME") or str(Path.home())
+    # No user tier (home=None), but the user's own config, as the hook reads it: the only place that
+    # may widen what is read ([imports] allow_outside).
+    project = Project(_root(args, target), profile=args.agent, home=None, user_config=user_config_path())
+    home = user_home()
     result = expand(
         source.text,
         target,

@@ -9,7 +9,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from jitctx.cli.common import add_agent, add_json, count, find_root, print_json, table, warn
-from jitctx.cli.state import add_state_dir, writable_events_dir
+from jitctx.cli.state import add_state_dir, user_config_path, writable_events_dir
 from jitctx.errors import JitctxError, UsageError
 
 if TYPE_CHECKING:
@@ -141,8 +141,9 @@ def _project(args: argparse.Namespace, transcript: Transcript) -> Project:
     if root is None:
         recorded = transcript.cwd if transcript.cwd and os.path.isdir(transcript.cwd) else os.getcwd()
         root = find_root(recorded, ROOT_MARKERS)
-    # No user tier: the comparison is between the project's own instruction files, on both sides.
-    return Project(root, profile=args.agent, home=None)
+    # No user tier: the comparison is between the project's own instruction files, on both sides. The
+    # user's own config still applies, as in the hook ([imports] allow_outside).
+    return Project(root, profile=args.agent, home=None, user_config=user_config_path())
 
 
 def rebase(transcript: Transcript, old_root: str, new_root: str) -> Transcript:

@@ -75,7 +75,8 @@ _RULES = (
         Severity.WARNING,
         "an @import points outside the project and is not read",
         "Targets outside the project root are not read unless [imports] allow_outside = true is set in "
-        ".jitctx.toml. Move the file into the project or allow it explicitly.",
+        "your user config (~/.config/jitctx/config.toml); a repository's .jitctx.toml cannot set it. Move "
+        "the file into the project or allow it in your user config.",
     ),
     Rule(
         "import-cycle",

@@ -32,7 +32,8 @@ _FIXES = {
     "import-not-a-path": "wrap it in backticks (`@{token}`) so it is not read as an import",
     "import-cycle": "remove one of the imports that close the cycle",
     "import-too-deep": "flatten the chain: import the deep file from a shallower one",
-    "import-outside": "move the file into the project, or set [imports] allow_outside = true",
+    "import-outside": "move the file into the project, or set [imports] allow_outside = true in your user "
+    "config (~/.config/jitctx/config.toml; a repository's .jitctx.toml cannot)",
     "import-unreadable": "point the import at a regular UTF-8 text file under 4 MiB",
 }
 

@@ -206,7 +206,10 @@ class _Walk:
             return outcome(ImportStatus.TOO_DEEP, message, real)
         if not is_inside(real, self.root):
             if not self.allow_outside:
-                message = f"outside the project root {self.root}; not read ([imports] allow_outside = true)"
+                message = (
+                    f"outside the project root {self.root}; not read (only your user config may allow it: "
+                    "[imports] allow_outside = true)"
+                )
                 return outcome(ImportStatus.OUTSIDE, message, real)
             if not real.lower().endswith(OUTSIDE_SUFFIXES):
                 # The setting lives in the repository, so a hostile clone could set it: even then only
