@@ -7,6 +7,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from jitctx.cli.common import add_common, count, open_project, print_json, table, warn
+from jitctx.errors import UsageError
 
 if TYPE_CHECKING:
     from jitctx.govern.provenance import Change, Fingerprint, Lock
@@ -16,6 +17,11 @@ Without --write or --check, prints the table of instruction files (and, when a l
 each differs from it). --write records the table in the lock file (atomic; nothing is written when
 nothing changed). --check compares the tree with the lock: a changed sha256 or size, an added or a
 removed file fails; a changed mtime alone is only a note (CI clones reset mtimes).
+
+With --check --base REF (in CI: the pull request's base branch), the tree is compared with the lock as
+committed in REF (read with 'git show REF:<lock>'), so an edit cannot pass by re-hashing the lock in the
+same change: every instruction file that differs from the base lock is reported, and the working lock
+must match the tree as well.
 
 The lock file defaults to .jitctx.lock.json at the project root; a relative --lock is taken from the
 current directory. Commit it next to the instruction files.
@@ -27,6 +33,7 @@ examples:
   jitctx provenance --root examples/monorepo
   jitctx provenance --write
   jitctx provenance --check --json
+  jitctx provenance --check --base origin/main
 """
 
 
@@ -37,6 +44,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     mode.add_argument("--write", action="store_true", help="write the lock file")
     mode.add_argument("--check", action="store_true", help="exit 1 when files changed since the lock")
     parser.add_argument("--lock", metavar="FILE", help="lock file (default: .jitctx.lock.json at the root)")
+    parser.add_argument(
+        "--base",
+        metavar="REF",
+        help="with --check: compare with the lock as committed in this git revision (e.g. origin/main)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -46,12 +58,18 @@ def run(args: argparse.Namespace) -> int:
         NewerLockError,
         fingerprints,
         provenance_sources,
+        read_base_lock,
         read_lock,
     )
 
+    if args.base is not None and not args.check:
+        raise UsageError("--base REF compares with a base branch's lock; use it with --check")
     project, _ = open_project(args)
     lock_path = os.path.abspath(args.lock) if args.lock else os.path.join(project.root, LOCK_FILE)
     current = fingerprints(provenance_sources(project))
+    if args.check and args.base is not None:
+        base = read_base_lock(lock_path, args.base)
+        return _check_base(args, lock_path, read_lock(lock_path), base, current)
     if args.check:
         lock = read_lock(lock_path)
         if lock is None:
@@ -114,6 +132,70 @@ def _check(args: argparse.Namespace, lock_path: str, lock: Lock, current: tuple[
         f"{count(len(drift.failing), 'change')} since {lock_path}; "
         "review them, then run 'jitctx provenance --write'"
     )
+    return 1
+
+
+def _check_base(
+    args: argparse.Namespace,
+    lock_path: str,
+    lock: Lock | None,
+    base: Lock,
+    current: tuple[Fingerprint, ...],
+) -> int:
+    """Changes since the base branch's lock fail even when the working lock was re-hashed to match."""
+    from jitctx.govern.provenance import compare
+
+    since_base = compare(base, current).failing
+    stale = compare(lock, current).failing if lock is not None else ()
+    relocked = {f.path: f for f in lock.files} if lock is not None else {}
+    failed = bool(since_base or stale or lock is None)
+
+    def state(change: Change) -> str:
+        if lock is None:
+            return "no lock"
+        after, locked = change.after, relocked.get(change.path)
+        if after is None:
+            return "removed" if locked is None else "stale"
+        same = locked is not None and (locked.sha256, locked.size) == (after.sha256, after.size)
+        return "re-hashed" if same else "stale"
+
+    if args.json:
+        print_json(
+            {
+                "lock": lock_path,
+                "base": args.base,
+                "ok": not failed,
+                "changes": [{**_change_json(c), "working_lock": state(c)} for c in since_base],
+                "working_changes": [_change_json(c) for c in stale],
+                "files": [f.to_json() for f in current],
+            }
+        )
+        return 1 if failed else 0
+    where = f"{args.base}:{os.path.basename(lock_path)}"
+    if lock is None:
+        warn(f"no lock file at {lock_path}; the tree was compared with {where} only")
+    if not failed:
+        print(f"{count(len(current), 'instruction file')} match {where} and {lock_path}")
+        return 0
+    if since_base:
+        rows = [
+            [
+                c.kind.value,
+                c.path,
+                _short(c.before.sha256) if c.before else "-",
+                _short(c.after.sha256) if c.after else "-",
+                state(c),
+            ]
+            for c in since_base
+        ]
+        print(table(["change", "file", "base sha256", "now sha256", "working lock"], rows))
+        print()
+        print(
+            f"{count(len(since_base), 'change')} since {where}: instruction files edited in this change; "
+            "review them (re-hashing the lock does not hide an edit)"
+        )
+    for change in stale:
+        print(f"{change.path}: {change.kind.value} since {lock_path}; run 'jitctx provenance --write'")
     return 1
 
 

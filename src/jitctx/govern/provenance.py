@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import subprocess
 import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -208,6 +209,39 @@ def read_lock(path: str) -> Lock | None:
     except UnicodeDecodeError:
         raise LockError(f"{path}: not UTF-8 text; rewrite it with 'jitctx provenance --write'") from None
     return parse_lock(text, path)
+
+
+GIT_TIMEOUT_S = 30.0
+
+
+def read_base_lock(path: str, ref: str) -> Lock:
+    """The lock at `path` as committed in `ref` (`git show REF:./name`), so a lock re-hashed in the same
+    change cannot hide an edit. Raises LockError when git, the ref or the file there is missing."""
+    folder, name = os.path.split(os.path.abspath(path))
+    where = f"{ref}:{name}"
+    if ref.startswith("-"):
+        raise LockError(f"--base {ref!r} is not a git revision; name a branch, tag or commit")
+    try:
+        proc = subprocess.run(
+            ["git", "show", f"{ref}:./{name}"],
+            cwd=folder,
+            capture_output=True,
+            timeout=GIT_TIMEOUT_S,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise LockError(f"cannot run git to read {where} in {folder}: {exc}") from None
+    if proc.returncode != 0:
+        why = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise LockError(
+            f"no lock file at {where} ({why[-1] if why else 'git show failed'}); commit the lock on the "
+            "base branch first, or check without --base"
+        )
+    try:
+        text = proc.stdout.decode("utf-8")
+    except UnicodeDecodeError:
+        raise LockError(f"{where}: not UTF-8 text") from None
+    return parse_lock(text, where)
 
 
 def compare(lock: Lock, current: Iterable[Fingerprint]) -> Drift:
