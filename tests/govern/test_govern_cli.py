@@ -190,7 +190,7 @@ def test_lint_example_text(capsys: pytest.CaptureFixture[str], example_copy: Pat
     code, out, err = run(capsys, "lint", "--root", str(example_copy))
     assert code == 0
     assert ".claude/rules/api-handlers.md:4" in out and "scope-matches-nothing" in out
-    assert out.strip().endswith("9 instruction files checked: 1 warning")
+    assert out.strip().endswith("10 files (9 instruction files, 1 imported) checked: 1 warning")
     assert err == ""
     code, _, _ = run(capsys, "lint", "--root", str(example_copy), "--strict")
     assert code == 1
@@ -218,6 +218,14 @@ def test_lint_json_and_sarif(capsys: pytest.CaptureFixture[str], tree: Tree) -> 
     sarif = json.loads(out)
     assert sarif["version"] == "2.1.0"
     assert sarif["runs"][0]["results"][0]["ruleId"] == "import-missing"
+
+
+def test_lint_and_provenance_count_the_same_files(
+    capsys: pytest.CaptureFixture[str], example_copy: Path
+) -> None:
+    _, linted = run_json(capsys, "lint", "--root", str(example_copy))
+    _, locked = run_json(capsys, "provenance", "--root", str(example_copy))
+    assert linted["files_checked"] == len(locked["files"]) == 10
 
 
 def test_lint_clean_tree(capsys: pytest.CaptureFixture[str], tree: Tree) -> None:

@@ -300,7 +300,7 @@ def test_skipped_and_misencoded_files(tree: Tree) -> None:
 def test_example_monorepo(example_copy: Path) -> None:
     report = lint(example_copy)
     assert report.listing == "git"
-    assert report.files_checked == 9
+    assert report.files_checked == 10  # 9 instruction files and docs/conventions.md, which CLAUDE.md imports
     assert [(f.file, f.line, f.rule, f.severity) for f in report.findings] == [
         (".claude/rules/api-handlers.md", 4, "scope-matches-nothing", Severity.WARNING),
     ]

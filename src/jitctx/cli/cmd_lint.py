@@ -93,13 +93,13 @@ def run(args: argparse.Namespace) -> int:
         )
         return code
     if not report.findings:
-        print(f"{count(report.files_checked, 'instruction file')} checked, no findings")
+        print(f"{report.checked} checked, no findings")
         return code
     rows = [[_where(f), f.severity.value, f.rule, f.message, f.fix] for f in report.findings]
     print(table(["at", "severity", "rule", "message", "fix"], rows))
     print()
     summary = ", ".join(count(number, name) for name, number in counts.items() if number)
-    print(f"{count(report.files_checked, 'instruction file')} checked: {summary}")
+    print(f"{report.checked} checked: {summary}")
     return code
 
 

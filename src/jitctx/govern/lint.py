@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from jitctx.govern.duplicates import Text, duplicate_findings
 from jitctx.govern.findings import Finding, Severity
+from jitctx.govern.inventory import take_inventory
 from jitctx.govern.lint_imports import ImportSource, import_findings
 from jitctx.govern.lint_rules import (
     config_findings,
@@ -35,6 +36,7 @@ class LintReport:
     repo_files: int
     listing: str  # how repository files were listed: "git" or "walk"
     notes: tuple[str, ...] = ()
+    checked: str = ""  # what `files_checked` counts, for people ("10 files (9 instruction files, ...)")
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity is severity)
@@ -48,7 +50,8 @@ class LintReport:
 def lint_project(
     project: Project, *, repo_files: RepoFiles | None = None, use_git: bool = True
 ) -> LintReport:
-    files, skips = project.all_instruction_files()
+    inventory = take_inventory(project)  # the same list `provenance` locks
+    files, skips = inventory.files, inventory.skips
     repo = repo_files if repo_files is not None else list_repo_files(project.root, use_git=use_git)
     found: list[Finding] = skipped_findings(skips)
     texts: list[Text] = []
@@ -81,8 +84,9 @@ def lint_project(
         project.root,
         project.profile.name,
         tuple(sorted(found, key=lambda f: f.sort_key)),
-        len(files),
+        len(inventory.sources),
         len(repo.paths),
         repo.method,
         notes,
+        inventory.describe(),
     )

@@ -20,7 +20,7 @@ from enum import StrEnum
 from typing import Any
 
 from jitctx.errors import JitctxError
-from jitctx.model import InstructionFile, Tier
+from jitctx.model import InstructionFile
 from jitctx.project import Project
 
 LOCK_FILE = ".jitctx.lock.json"
@@ -107,32 +107,10 @@ def fingerprint(file: InstructionFile) -> Fingerprint | None:
 
 
 def provenance_sources(project: Project) -> list[InstructionFile]:
-    """Every file whose bytes can reach an agent: the instruction files, the files they @import inside the
-    project, and instruction files skipped as unreadable (binary, too large), whose replacement by
-    something readable would change what agents get."""
-    from jitctx.imports import expand
+    """Every file whose bytes can reach an agent; the same list `lint` checks (see `inventory`)."""
+    from jitctx.govern.inventory import take_inventory
 
-    files, skips = project.all_instruction_files()
-    sources = {file.path: file for file in files}
-    for file in files:
-        if "@" not in file.text:
-            continue
-        expansion = expand(
-            file.text, file.path, root=project.root, max_depth=project.config.import_depth,
-            allow_outside=False, first_line=file.body_line, display=project.display,
-        )  # fmt: skip
-        for result in expansion.included:
-            if result.path is not None and result.path not in sources:
-                sources[result.path] = _source(result.path, result.display or result.path)
-    for skip in skips:
-        path = os.path.join(project.root, *skip.path.split("/"))
-        if os.path.isfile(path) and path not in sources:
-            sources[path] = _source(path, skip.path)
-    return list(sources.values())
-
-
-def _source(path: str, display: str) -> InstructionFile:
-    return InstructionFile(path=path, display=display, tier=Tier.PROJECT, text="", size=0, mtime_ns=0)
+    return list(take_inventory(project).sources)
 
 
 def fingerprints(files: Iterable[InstructionFile]) -> tuple[Fingerprint, ...]:
