@@ -18,7 +18,9 @@ rules (severity):
   import-unreadable (error)       @path names a folder, binary, oversized or unreadable file
   import-not-a-path (warning)     @Component, @media: not a path; wrap it in backticks
   import-outside, import-cycle, import-too-deep (warning)
-  unquoted-glob (warning)         paths: **/*.ts is invalid YAML; quote it
+  unquoted-glob (warning)         paths: **/*.ts is invalid YAML; quote it (not in Cursor's .mdc)
+  cursor-globs-list (warning)     globs: ["src/**"] in a .mdc: Cursor reads it as one literal pattern
+  rule-ignored, rule-misplaced (warning)  a plain .md in .cursor/rules; docs/.cursor/rules.mdc
   frontmatter-unreadable (error)  the rule is never injected
   scope-matches-nothing (warning) a scope pattern matches no file of the repository
   duplicate-rule, duplicate-text (warning)  unconditional files repeating each other
@@ -88,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
                 "listing": report.listing,
                 "findings": [_finding_json(f) for f in report.findings],
                 "summary": counts,
-                "failed": bool(code),
+                "ok": not code,
             }
         )
         return code
@@ -111,12 +113,12 @@ def _where(finding: Finding) -> str:
 
 def _finding_json(finding: Finding) -> dict[str, Any]:
     return {
-        "file": finding.file,
+        "path": finding.file,
         "line": finding.line,
         "end_line": finding.end_line,
         "rule": finding.rule,
         "severity": finding.severity.value,
         "message": finding.message,
         "fix": finding.fix,
-        "related": [{"file": r.file, "line": r.line} for r in finding.related],
+        "related": [{"path": r.file, "line": r.line} for r in finding.related],
     }

@@ -51,6 +51,20 @@ _RULES = (
         "with `globs:` or `alwaysApply:` frontmatter, or move it out of the rules folder.",
     ),
     Rule(
+        "rule-misplaced",
+        Severity.WARNING,
+        "a rule file outside the rules folder its agent reads (docs/.cursor/rules.mdc)",
+        "Cursor reads .mdc rules only from a .cursor/rules/ folder; a .cursor/rules.mdc file, or an .mdc "
+        "file elsewhere under .cursor/, is never read. Move it into .cursor/rules/.",
+    ),
+    Rule(
+        "cursor-globs-list",
+        Severity.WARNING,
+        "a Cursor rule writes 'globs' as a YAML list, which Cursor reads as one literal pattern",
+        "Cursor splits the raw 'globs' value on commas and does not parse YAML, so globs: [\"src/**\"] "
+        "matches nothing there. Write globs: src/**, lib/** (unquoted, comma-separated).",
+    ),
+    Rule(
         "import-missing",
         Severity.ERROR,
         "an @import names a file that does not exist",

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from jitctx.govern.duplicates import Text, duplicate_findings
 from jitctx.govern.findings import Finding, Severity
 from jitctx.govern.inventory import take_inventory
+from jitctx.govern.lint_cursor import cursor_glob_findings, misplaced_rule_findings, reads_cursor_rules
 from jitctx.govern.lint_imports import ImportSource, import_findings
 from jitctx.govern.lint_rules import (
     config_findings,
@@ -59,6 +60,7 @@ def lint_project(
     for file in files:
         layout = layout_of(file)
         found.extend(frontmatter_findings(file, layout))
+        found.extend(cursor_glob_findings(file, layout))
         found.extend(scope_findings(file, layout, repo))
         found.extend(size_findings(file, project.max_bytes, project.profile.name))
         if not file.conditional:
@@ -69,6 +71,8 @@ def lint_project(
     found.extend(shadow_findings(files, project.profile, project.root))
     found.extend(config_findings(project.config, project.root))
     found.extend(ignored_rule_findings(project))
+    if reads_cursor_rules(project.profile):
+        found.extend(misplaced_rule_findings(repo.paths))
     if sources:
         found.extend(
             import_findings(

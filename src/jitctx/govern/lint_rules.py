@@ -32,7 +32,9 @@ def frontmatter_findings(file: InstructionFile, layout: SourceLayout) -> list[Fi
                 'fix the YAML between the --- lines; quote every glob, e.g. paths: ["src/**/*.ts"]',
             )
         )
-    if file.scope is not None and file.scope.recovered:
+    # Cursor's own format is the unquoted `globs: src/**, lib/**`: quoting would break it there.
+    cursor_native = file.from_rules_dir and file.display.endswith(".mdc")
+    if file.scope is not None and file.scope.recovered and not cursor_native:
         key = file.scope.key
         quoted = ", ".join(f'"{p}"' for p in file.scope.patterns)
         found.append(
