@@ -334,3 +334,17 @@ def test_doctor_as_a_real_process(env: Path, tmp_path: Path) -> None:
     )
     assert done.returncode == 1, done.stderr  # nothing installed
     assert json.loads(done.stdout)["ok"] is False and b"Traceback" not in done.stderr
+
+
+def test_hooks_switched_off_in_any_claude_settings_file_are_a_problem(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["install", "claude-code"]) == 0
+    user = tmp_path / "home" / ".claude" / "settings.json"
+    user.parent.mkdir(parents=True)
+    user.write_text('{"disableAllHooks": true}\n')
+    capsys.readouterr()
+    code, doc = doctor(capsys)
+    assert code == 1 and status(doc, "claude-code", "hooks (user)") == "problem"
+    user.write_text('{"disableAllHooks": false}\n')
+    assert doctor(capsys)[0] == 0

@@ -19,7 +19,8 @@ from jitctx.errors import JitctxError, UsageError
 HELP = """\
 Checks, for Claude Code and Codex:
   hooks        jitctx's hook entries in each settings file the client reads (project, local, user),
-               every event `jitctx install` writes
+               every event `jitctx install` writes; Claude Code settings that switch hooks off
+               (disableAllHooks) and Codex's features.hooks = false are problems too
   command      the hook command's program exists (an absolute path) or is on PATH
   trust        Codex only: the hooks are trusted (Codex records that in config.toml under
                [hooks.state."<hooks.json>:<event>:<group>:<handler>"]; trust them with /hooks in Codex),
@@ -165,14 +166,27 @@ def _hooks(client: str, scope: str, path: Path, wanted: list[str]) -> tuple[list
         return [Check(client, name, PROBLEM, str(exc), f"fix {path}")], []
     if text is None:
         return [], []
+    checks: list[Check] = []
+    if client == "claude-code" and data.get("disableAllHooks") is True:
+        checks.append(
+            Check(
+                client,
+                name,
+                PROBLEM,
+                f"{path}: disableAllHooks is true: Claude Code runs no hook at all",
+                f"remove disableAllHooks from {path}",
+            )
+        )
     handlers = our_handlers(data, client)
     if not handlers:
-        return [], []
+        return checks, []
     missing = missing_events(handlers, wanted)
     if missing:
         detail = f"{path}: no entry for {', '.join(missing)} (written by an older jitctx?)"
-        return [Check(client, name, PROBLEM, detail, f"jitctx install {client} --scope {scope}")], handlers
-    return [Check(client, name, OK, f"{path}: {', '.join(wanted)}")], handlers
+        checks.append(Check(client, name, PROBLEM, detail, f"jitctx install {client} --scope {scope}"))
+    else:
+        checks.append(Check(client, name, OK, f"{path}: {', '.join(wanted)}"))
+    return checks, handlers
 
 
 def _command(client: str, command: str, scope: str) -> Check:
