@@ -58,13 +58,32 @@ def split_frontmatter(text: str) -> Frontmatter:
     )
 
 
+_NOT_LOADED = object()
+_PLAIN = re.compile(r"[\t\n\x20-\x7e]*")
+
+
+def _fast_load(yaml: Any, raw: str) -> object:
+    """libyaml's safe loader, 5-8x faster, which a thousand rules read at startup feel; only on plain
+    ASCII text that it reads without error. Anything else (an error to report with its line, other
+    characters the two parsers may treat differently) is left to the pure-Python loader."""
+    loader = getattr(yaml, "CSafeLoader", None)
+    if loader is None or not _PLAIN.fullmatch(raw):
+        return _NOT_LOADED
+    try:
+        return yaml.load(raw, Loader=loader)  # CSafeLoader: the safe loader, in C
+    except yaml.YAMLError:
+        return _NOT_LOADED
+
+
 def _parse_yaml(raw: str) -> tuple[dict[str, Any] | None, str | None, bool]:
     if not raw.strip():
         return {}, None, False
     import yaml
 
     try:
-        data = yaml.safe_load(raw)
+        data = _fast_load(yaml, raw)
+        if data is _NOT_LOADED:
+            data = yaml.safe_load(raw)
     except yaml.YAMLError as exc:
         recovered = _line_fallback(raw)
         if recovered:

@@ -16,6 +16,7 @@ scope is compiled, and the resulting regex source is plain data that callers may
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 
 from jitctx.errors import JitctxError
@@ -60,26 +61,25 @@ def _wcmatch_regex(patterns: tuple[str, ...], dialect: str) -> str:
     for pattern in patterns:
         # A leading "./" means "relative to the root" in every dialect people write.
         pattern = pattern.removeprefix("./")
+
         try:
-            includes, _ = wc.translate(pattern, flags=flags)
+            parts.extend(_by_shape(pattern, dialect, lambda glob: list(wc.translate(glob, flags=flags)[0])))
         except Exception as exc:  # wcmatch raises several types for malformed input
             raise ScopeError(f"cannot read glob {pattern!r}: {exc}") from exc
-        parts.extend(includes)
     return "|".join(f"(?:{p})" for p in parts) or r"(?!)"
 
 
 def _gitignore_regex(patterns: tuple[str, ...]) -> str:
-    from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
-
     includes: list[str] = []
     excludes: list[str] = []
     for pattern in patterns:
         try:
-            regex, include = GitIgnoreSpecPattern.pattern_to_regex(pattern)
+            translated = _by_shape(pattern, "gitignore", _gitignore_parts)
         except Exception as exc:  # pathspec raises several types for malformed input
             raise ScopeError(f"cannot read glob {pattern!r}: {exc}") from exc
-        if regex is None:
+        if not translated:
             continue
+        regex, include = translated[0], translated[1] == "1"
         # Named groups would collide once patterns are joined.
         regex = regex.replace("(?P<ps_d>", "(")
         if pattern.endswith("/**"):
@@ -92,6 +92,46 @@ def _gitignore_regex(patterns: tuple[str, ...]) -> str:
     if excludes:
         return "(?!" + "|".join(f"(?:{p})" for p in excludes) + f")(?:{body})"
     return body
+
+
+def _gitignore_parts(glob: str) -> list[str]:
+    """pathspec's regex for one glob and "1" for an include, "0" for an exclude; [] for none."""
+    from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
+
+    regex, include = GitIgnoreSpecPattern.pattern_to_regex(glob)
+    return [] if regex is None else [regex, "1" if include else "0"]
+
+
+# Translating a glob costs 50-300 us in wcmatch or pathspec, most of a rule's parse; a repo's thousand rules
+# come in a few shapes (`pkg/x/**/*.ts`, `pkg/y/**/*.ts`). Runs of ASCII word characters are the same to
+# both translators wherever they stand (re.escape leaves them as they are), so a glob is translated once
+# per shape, with numbered tokens in place of its words, and the words are put back into the result.
+# Classes (`[a-z]`, where a letter is not a word), escapes and brace ranges (`{1..9}`) are translated
+# as they are.
+_WORD = re.compile(r"[A-Za-z0-9_]+")
+_TOKEN = re.compile(r"Q([0-9]+)Q")
+_SHAPES: dict[tuple[str, str], list[str]] = {}
+_MAX_SHAPES = 4096
+
+
+def _by_shape(pattern: str, dialect: str, translate: Callable[[str], list[str]]) -> list[str]:
+    if any(ch in pattern for ch in "[]\\") or ".." in pattern:
+        return translate(pattern)
+    words: list[str] = []
+
+    def token(match: re.Match[str]) -> str:
+        words.append(match.group())
+        return f"Q{len(words) - 1}Q"
+
+    shape = _WORD.sub(token, pattern)
+    key = (shape, dialect)
+    parts = _SHAPES.get(key)
+    if parts is None:
+        parts = translate(shape)
+        if len(_SHAPES) >= _MAX_SHAPES:
+            _SHAPES.clear()
+        _SHAPES[key] = parts
+    return [_TOKEN.sub(lambda match: words[int(match.group(1))], part) for part in parts]
 
 
 @lru_cache(maxsize=4096)
