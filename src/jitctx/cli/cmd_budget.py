@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from jitctx.cli.common import add_common, open_project, print_json, table
+from jitctx.cli.common import add_common, count, open_project, print_json, table
 from jitctx.govern.budget import BudgetReport, StartUsage, measure
+from jitctx.govern.skills import LISTING_MAX
 
 SHOWN_STARTS = 10  # rows of the start-directory table; JSON lists them all
 
@@ -34,7 +35,9 @@ What loads at startup depends on where the agent starts (Codex joins AGENTS.md f
 to its start directory and stops at 32 KiB), so every directory an agent can start in is measured: the
 root, each folder holding an instruction file, and the deepest folders of the repository. The worst one
 is reported with what gets cut there; --cwd DIR measures that one only ('jitctx render --cwd DIR' shows
-the same cut). Exit 1 when any budget is exceeded or anything is cut in any start directory.
+the same cut). Agent Skills (SKILL.md) are listed by name and description at every session start;
+Claude Code shows at most 1,536 characters per skill, and a longer listing is cut. Exit 1 when any
+budget is exceeded, anything is cut in any start directory, or a skill's listing is cut.
 
 examples:
   jitctx budget --root examples/monorepo
@@ -52,14 +55,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    project, cwd = open_project(args)
-    if args.cwd is not None:
-        report = measure(project, cwd=cwd)
-    else:
-        from jitctx.govern.repo_files import list_repo_files
+    from jitctx.govern.repo_files import list_repo_files
 
-        repo = list_repo_files(project.root, use_git=not args.no_git)
-        report = measure(project, directories=repo.directories)
+    project, cwd = open_project(args)
+    repo = list_repo_files(project.root, use_git=not args.no_git)
+    if args.cwd is not None:
+        report = measure(project, cwd=cwd, paths=repo.paths)
+    else:
+        report = measure(project, directories=repo.directories, paths=repo.paths)
     if args.json:
         print_json(to_json(report, project.profile.name))
     else:
@@ -94,6 +97,13 @@ def to_json(report: BudgetReport, agent: str) -> dict[str, Any]:
         },
         "start_dirs": [_start_json(s) for s in report.starts],
         "worst": _start_json(report.worst) if report.worst is not None else None,
+        "skills": {
+            "count": len(report.skills.skills),
+            "listed": len(report.skills.listed),
+            "listing_chars": report.skills.total_chars,
+            "listing_max_per_skill": LISTING_MAX,
+            "cut": [s.to_dict() for s in report.skills.cut],
+        },
         "over": report.over,
     }
 
@@ -144,6 +154,16 @@ def to_text(report: BudgetReport, agent: str) -> str:
         )
         for f in worst.cut:
             lines.append(f"  {f.display}: {f.status}, {f.bytes_kept:,} bytes kept, {f.bytes_lost:,} lost")
+    if report.skills.skills:
+        listing = report.skills
+        lines.append("")
+        lines.append(
+            f"skills: {count(len(listing.skills), 'skill')} ({len(listing.listed)} listed), "
+            f"{listing.total_chars:,} characters of listing per session, at most {LISTING_MAX:,} "
+            "per skill — " + (f"{len(listing.cut)} cut" if listing.cut else "ok")
+        )
+        for skill in listing.cut:
+            lines.append(f"  {skill.path}: {skill.listing_chars:,} characters, {skill.listing_cut:,} cut")
     return "\n".join(lines)
 
 

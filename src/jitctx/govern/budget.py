@@ -22,6 +22,7 @@ from jitctx.config import Layer
 from jitctx.discovery.boundary import is_inside
 from jitctx.discovery.session import Session
 from jitctx.errors import ConfigError
+from jitctx.govern.skills import SkillListing, find_skills
 from jitctx.model import InstructionFile
 from jitctx.project import Project
 from jitctx.scope import compile_scope, scope_matches
@@ -73,6 +74,9 @@ class StartUsage:
         return bool(self.cut)
 
 
+NO_SKILLS = SkillListing(())
+
+
 @dataclass(frozen=True)
 class BudgetReport:
     layers: tuple[LayerUsage, ...]  # configured layers, then combined budgets, then unlayered files
@@ -82,6 +86,7 @@ class BudgetReport:
     style: str
     configured: bool
     starts: tuple[StartUsage, ...] = ()  # every start directory measured, worst first
+    skills: SkillListing = NO_SKILLS  # the Agent Skills listed at session start
 
     @property
     def host_headroom(self) -> int:
@@ -102,6 +107,7 @@ class BudgetReport:
             self.host_over
             or any(layer.over for layer in self.layers)
             or any(start.over for start in self.starts)
+            or bool(self.skills.cut)
         )
 
 
@@ -136,7 +142,12 @@ def start_dirs(project: Project, files: Iterable[InstructionFile], directories: 
         while parts and parts[-1].startswith("."):
             parts.pop()  # `pkg/.claude/CLAUDE.md` belongs to `pkg`
         found.add(os.path.join(project.root, *parts))
-    markers = sorted(d.rstrip("/") for d in directories if d.strip("/"))
+    # Agents start in the project's own folders, not in tool folders like `.claude/skills/x`.
+    markers = sorted(
+        d.rstrip("/")
+        for d in directories
+        if d.strip("/") and not any(p.startswith(".") for p in d.split("/"))
+    )
     for index, marker in enumerate(markers):
         deeper = index + 1 < len(markers) and markers[index + 1].startswith(marker + "/")
         if not deeper:
@@ -151,23 +162,32 @@ def measure_starts(project: Project, cwds: Iterable[str]) -> tuple[StartUsage, .
 
 
 def measure(
-    project: Project, *, cwd: str | None = None, directories: Iterable[str] | None = None
+    project: Project,
+    *,
+    cwd: str | None = None,
+    directories: Iterable[str] | None = None,
+    paths: Iterable[str] = (),
 ) -> BudgetReport:
-    """Layers (when configured) and every start directory; `cwd` measures that one start only.
+    """Layers (when configured), every start directory, and the skill listing; `cwd` measures that one
+    start only.
 
     `directories` are the repository's folders (root-relative markers, e.g. from `RepoFiles`); without
-    them only the root and the folders holding instruction files are start directories."""
+    them only the root and the folders holding instruction files are start directories. `paths` are the
+    repository's files, where Agent Skills are found."""
     style = project.profile.render
     limit = project.max_bytes
     config = project.config
     files, _ = project.all_instruction_files()
     cwds = [cwd] if cwd is not None else start_dirs(project, files, directories or ())
     starts = measure_starts(project, cwds)
+    skills = SkillListing(find_skills(project.root, paths, project.profile.name))
     if not config.layers:
         root = next((s for s in starts if s.path == "."), None) or fit_start(project, project.root)
         body = sum(f.body_bytes for f in root.fit.files)
         usage = LayerUsage("startup", root.files, body, root.payload, None)
-        return BudgetReport((usage,), body, root.payload, limit, style, configured=False, starts=starts)
+        return BudgetReport(
+            (usage,), body, root.payload, limit, style, configured=False, starts=starts, skills=skills
+        )
 
     members = assign_layers(files, config.layers, config.source or "config")
     usages = [
@@ -188,8 +208,9 @@ def measure(
         usages.append(_usage("(no layer)", rest, None, style, False))
     injected = [f for layer in config.layers if layer.inject for f in members[layer.name]]
     body = sum(f.body_bytes for f in injected)
+    payload = rendered_size(injected, style)
     return BudgetReport(
-        tuple(usages), body, rendered_size(injected, style), limit, style, configured=True, starts=starts
+        tuple(usages), body, payload, limit, style, configured=True, starts=starts, skills=skills
     )
 
 

@@ -65,6 +65,40 @@ _RULES = (
         "matches nothing there. Write globs: src/**, lib/** (unquoted, comma-separated).",
     ),
     Rule(
+        "skill-frontmatter",
+        Severity.ERROR,
+        "a SKILL.md without readable frontmatter, so agents cannot list the skill",
+        "A skill is listed by the name and description in its frontmatter. Start SKILL.md with ---, "
+        "name:, description:, ---.",
+    ),
+    Rule(
+        "skill-name",
+        Severity.ERROR,
+        "a skill's name is missing, too long, not lowercase-and-hyphens, or not its folder's name",
+        "The Agent Skills spec requires name: 1-64 lowercase letters, digits and single hyphens, equal to "
+        "the skill's folder name.",
+    ),
+    Rule(
+        "skill-description",
+        Severity.ERROR,
+        "a skill's description is missing or longer than 1,024 characters",
+        "Agents choose a skill by its description; the spec requires one of 1-1,024 characters.",
+    ),
+    Rule(
+        "skill-unknown-field",
+        Severity.WARNING,
+        "a SKILL.md frontmatter field that neither the spec nor Claude Code knows",
+        "Unknown fields are ignored, so a typo silently disables a setting. Fix it, or move custom data "
+        "under metadata:.",
+    ),
+    Rule(
+        "skill-listing-cut",
+        Severity.WARNING,
+        "a skill's listing (name and description) is over the 1,536 characters Claude Code shows",
+        "Claude Code lists each skill with at most 1,536 characters of name and description; the rest "
+        "is cut. Say when to use the skill first, and keep the description short.",
+    ),
+    Rule(
         "import-missing",
         Severity.ERROR,
         "an @import names a file that does not exist",

@@ -1,15 +1,18 @@
 """The files governance answers for, listed once: `lint` checks them and `provenance` locks them.
 
 Every file whose bytes can reach an agent: the instruction files, the project files they `@import`,
-and instruction files skipped as unreadable (binary, too large), whose replacement by something readable
-would change what agents get. Both commands take this one list, so their counts agree.
+Agent Skills (`SKILL.md`), and instruction files skipped as unreadable (binary, too large), whose
+replacement by something readable would change what agents get. Both commands take this one list, so
+their counts agree.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+from jitctx.govern.skills import Skill, find_skills
 from jitctx.model import InstructionFile, Skip, Tier
 from jitctx.project import Project
 
@@ -20,17 +23,21 @@ class Inventory:
     skips: tuple[Skip, ...]  # instruction files not read, and why
     imported: tuple[InstructionFile, ...]  # project files reached by @imports (path and display only)
     skipped: tuple[InstructionFile, ...]  # skipped files still on disk (path and display only)
+    skills: tuple[Skill, ...] = ()
+    skill_files: tuple[InstructionFile, ...] = ()  # the skills' SKILL.md (path and display only)
 
     @property
     def sources(self) -> tuple[InstructionFile, ...]:
-        """Every governed file, each once: instruction files, then imported, then skipped ones."""
-        return (*self.files, *self.imported, *self.skipped)
+        """Every governed file, each once: instruction files, imported files, skills, skipped files."""
+        return (*self.files, *self.imported, *self.skill_files, *self.skipped)
 
     def describe(self) -> str:
         """`10 files (9 instruction files, 1 imported)`, for people."""
         parts = [_count(len(self.files), "instruction file")]
         if self.imported:
             parts.append(f"{len(self.imported)} imported")
+        if self.skill_files:
+            parts.append(_count(len(self.skill_files), "skill"))
         if self.skipped:
             parts.append(f"{len(self.skipped)} skipped")
         total = len(self.sources)
@@ -39,8 +46,15 @@ class Inventory:
         return f"{_count(total, 'file')} ({', '.join(parts)})"
 
 
-def take_inventory(project: Project) -> Inventory:
+def take_inventory(project: Project, repo_paths: Iterable[str] | None = None) -> Inventory:
+    """The governed files of `project`; `repo_paths` (root-relative) is where skills are looked for
+    (default: the repository's files, from git or a walk)."""
     from jitctx.imports import expand
+
+    if repo_paths is None:
+        from jitctx.govern.repo_files import list_repo_files
+
+        repo_paths = list_repo_files(project.root).paths
 
     files, skips = project.all_instruction_files()
     seen = {file.path for file in files}
@@ -62,7 +76,14 @@ def take_inventory(project: Project) -> Inventory:
         if os.path.isfile(path) and path not in seen:
             seen.add(path)
             skipped.append(_stub(path, skip.path))
-    return Inventory(tuple(files), tuple(skips), tuple(imported), tuple(skipped))
+    skills = find_skills(project.root, repo_paths, project.profile.name)
+    skill_files: list[InstructionFile] = []
+    for skill in skills:
+        path = os.path.join(project.root, *skill.path.split("/"))
+        if path not in seen:
+            seen.add(path)
+            skill_files.append(_stub(path, skill.path))
+    return Inventory(tuple(files), tuple(skips), tuple(imported), tuple(skipped), skills, tuple(skill_files))
 
 
 def _stub(path: str, display: str) -> InstructionFile:

@@ -24,6 +24,7 @@ from jitctx.govern.lint_rules import (
 )
 from jitctx.govern.readers import imports_expanded
 from jitctx.govern.repo_files import RepoFiles, list_repo_files
+from jitctx.govern.skills import skill_findings
 from jitctx.govern.source import layout_of
 from jitctx.project import Project
 
@@ -51,9 +52,9 @@ class LintReport:
 def lint_project(
     project: Project, *, repo_files: RepoFiles | None = None, use_git: bool = True
 ) -> LintReport:
-    inventory = take_inventory(project)  # the same list `provenance` locks
-    files, skips = inventory.files, inventory.skips
     repo = repo_files if repo_files is not None else list_repo_files(project.root, use_git=use_git)
+    inventory = take_inventory(project, repo.paths)  # the same list `provenance` locks
+    files, skips = inventory.files, inventory.skips
     found: list[Finding] = skipped_findings(skips)
     texts: list[Text] = []
     sources: list[ImportSource] = []
@@ -71,6 +72,7 @@ def lint_project(
     found.extend(shadow_findings(files, project.profile, project.root))
     found.extend(config_findings(project.config, project.root))
     found.extend(ignored_rule_findings(project))
+    found.extend(skill_findings(inventory.skills))
     if reads_cursor_rules(project.profile):
         found.extend(misplaced_rule_findings(repo.paths))
     if sources:
