@@ -348,3 +348,60 @@ def test_hooks_switched_off_in_any_claude_settings_file_are_a_problem(
     assert code == 1 and status(doc, "claude-code", "hooks (user)") == "problem"
     user.write_text('{"disableAllHooks": false}\n')
     assert doctor(capsys)[0] == 0
+
+
+def claude_plugin(home: Path, enabled: bool, data_files: tuple[str, ...] = ()) -> Path:
+    """What `claude plugin install jitctx@jitctx` leaves in a home, and the plugin's data folder."""
+    plugins = home / ".claude" / "plugins"
+    plugins.mkdir(parents=True)
+    listing = {"version": 2, "plugins": {"jitctx@jitctx": [{"scope": "user", "installPath": "/x"}]}}
+    (plugins / "installed_plugins.json").write_text(json.dumps(listing))
+    (home / ".claude" / "settings.json").write_text(
+        json.dumps({"enabledPlugins": {"jitctx@jitctx": enabled}})
+    )
+    data = plugins / "data" / "jitctx-jitctx"
+    data.mkdir(parents=True)
+    for name in data_files:
+        (data / name).mkdir() if name.endswith("/") else (data / name).write_text("")
+    return data
+
+
+@pytest.mark.parametrize(
+    ("files", "plugin_status", "code"),
+    [
+        (("installed-0.1.0",), "ok", 0),
+        (("installing/",), "warn", 0),
+        ((), "warn", 0),
+        (("install-failed",), "problem", 1),
+    ],
+)
+def test_the_plugin_counts_as_installed_and_its_first_use_install_is_checked(
+    env: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    files: tuple[str, ...],
+    plugin_status: str,
+    code: int,
+) -> None:
+    claude_plugin(tmp_path / "home", True, files)
+    found, doc = doctor(capsys)
+    assert status(doc, "claude-code", "plugin jitctx@jitctx") == plugin_status
+    assert found == code  # no "no hooks anywhere" problem: the plugin's hooks run
+    assert not [c for c in doc["checks"] if c["client"] == "jitctx" and c["check"] == "hooks"]
+
+
+def test_a_disabled_plugin_does_not_count_and_plugin_plus_settings_hooks_warn(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    claude_plugin(tmp_path / "home", False, ("installed-0.1.0",))
+    code, doc = doctor(capsys)
+    assert code == 1 and status(doc, "claude-code", "plugin jitctx@jitctx") == "warn"
+    assert status(doc, "jitctx", "hooks") == "problem"
+    settings = tmp_path / "home" / ".claude" / "settings.json"
+    settings.write_text(json.dumps({"enabledPlugins": {"jitctx@jitctx": True}}))
+    assert main(["install", "claude-code"]) == 0
+    capsys.readouterr()
+    code, doc = doctor(capsys)
+    assert code == 0
+    [both] = [c for c in doc["checks"] if c["check"] == "hooks" and c["client"] == "claude-code"]
+    assert both["status"] == "warn" and "both run" in both["detail"]

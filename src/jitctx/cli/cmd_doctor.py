@@ -26,6 +26,8 @@ Checks, for Claude Code and Codex:
                [hooks.state."<hooks.json>:<event>:<group>:<handler>"]; trust them with /hooks in Codex),
                and the project folder is trusted (Codex ignores .codex/ in a folder it does not trust)
   version      `claude --version` / `codex --version` (skipped when the client is not on PATH)
+  plugin       Claude Code only: the jitctx plugin, when installed: enabled, and its first-use install of
+               jitctx into the plugin's data folder done (the plugin's hooks count as installed hooks)
 and for jitctx itself: the state dir is a directory of yours, 0700 and writable, and the hook log
 (<state dir>/hook.log) has no errors from the last 24 hours.
 
@@ -125,7 +127,24 @@ def _client(client: str, root: str) -> tuple[list[Check], bool]:
                 commands.setdefault(handler.command, scope)
             if client == "codex":
                 checks.extend(_codex_trust(config, scope, path, handlers, root))
-    if not found_in:
+    plugin = False
+    if client == "claude-code" and home:
+        from jitctx.cli.doctor_plugin import plugin_checks
+
+        ordered = sorted(places, key=lambda place: place[0] != "user")  # user, then project, then local
+        plugin_found, plugin = plugin_checks(Path(home), [_settings_data(path) for _, path in ordered])
+        checks.extend(plugin_found)
+        if plugin and found_in:
+            checks.append(
+                Check(
+                    client,
+                    "hooks",
+                    WARN,
+                    f"the jitctx plugin and the hooks in {' and '.join(found_in)} both run",
+                    f"keep one: jitctx uninstall {client} --scope {found_in[0]}, or disable the plugin",
+                )
+            )
+    if not found_in and not plugin:
         where = ", ".join(scope for scope, _ in places)
         checks.append(Check(client, "hooks", SKIP, f"no jitctx hooks ({where})", f"jitctx install {client}"))
     elif len(found_in) > 1:
@@ -152,7 +171,16 @@ def _client(client: str, root: str) -> tuple[list[Check], bool]:
                     "remove that line (Codex runs no hook at all)",
                 )
             )
-    return checks, bool(found_in)
+    return checks, bool(found_in) or plugin
+
+
+def _settings_data(path: Path) -> dict[str, Any]:
+    from jitctx.adapters.settings import read_settings
+
+    try:
+        return read_settings(path)[1]
+    except JitctxError:
+        return {}  # reported by the hooks check of that file
 
 
 def _hooks(client: str, scope: str, path: Path, wanted: list[str]) -> tuple[list[Check], list[Any]]:

@@ -1,0 +1,93 @@
+"""`jitctx doctor` on the Claude Code plugin: is jitctx installed as a plugin, enabled, and has its first-use
+install into the plugin's data folder finished?
+
+Claude Code lists installed plugins in `~/.claude/plugins/installed_plugins.json` (`{"plugins":
+{"name@marketplace": [{"scope", "installPath", ...}]}}`), enables them in a settings file's
+`enabledPlugins` (`{"name@marketplace": true}`), and gives each its data folder
+`~/.claude/plugins/data/<name@marketplace with every [^A-Za-z0-9_-] as ->`. The plugin's bootstrap
+(plugin/scripts/jitctx-plugin) leaves `installed-<version>` there when done, `installing/` while it works
+and `install-failed` after a failure, with `install.log`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from jitctx.cli.doctor_checks import OK, PROBLEM, WARN, Check
+
+CLIENT = "claude-code"
+
+
+def installed_plugin_ids(home: Path) -> list[str]:
+    """The ids (`jitctx@marketplace`) of jitctx plugins Claude Code has installed for this home."""
+    from jitctx.discovery.quick import read_state_file
+
+    try:
+        listing = json.loads(
+            read_state_file(str(home / ".claude" / "plugins" / "installed_plugins.json"), 1 << 20)
+        )
+    except (OSError, ValueError):
+        return []
+    plugins = listing.get("plugins") if isinstance(listing, dict) else None
+    if not isinstance(plugins, dict):
+        return []
+    return [key for key in plugins if isinstance(key, str) and key.split("@", 1)[0] == "jitctx"]
+
+
+def enabled(plugin_id: str, settings: Iterable[Mapping[str, Any]]) -> bool:
+    """Enabled in one of the settings files read (a later one wins: user, then project, then local)."""
+    state = False
+    for data in settings:
+        flags = data.get("enabledPlugins")
+        if isinstance(flags, dict) and isinstance(flags.get(plugin_id), bool):
+            state = flags[plugin_id]
+    return state
+
+
+def data_dir(home: Path, plugin_id: str) -> Path:
+    return home / ".claude" / "plugins" / "data" / re.sub(r"[^a-zA-Z0-9\-_]", "-", plugin_id)
+
+
+def plugin_checks(home: Path, settings: list[Mapping[str, Any]]) -> tuple[list[Check], bool]:
+    """One check per installed jitctx plugin; and whether one is enabled (then its hooks run)."""
+    checks: list[Check] = []
+    active = False
+    for plugin_id in installed_plugin_ids(home):
+        name = f"plugin {plugin_id}"
+        if not enabled(plugin_id, settings):
+            checks.append(
+                Check(CLIENT, name, WARN, "installed but not enabled", f"claude plugin enable {plugin_id}")
+            )
+            continue
+        active = True
+        data = data_dir(home, plugin_id)
+        log = data / "install.log"
+        if any(data.glob("installed-*")):
+            checks.append(Check(CLIENT, name, OK, f"enabled; jitctx installed in {data / 'venv'}"))
+        elif (data / "install-failed").exists():
+            checks.append(
+                Check(
+                    CLIENT,
+                    name,
+                    PROBLEM,
+                    f"the first-use install of jitctx failed (see {log})",
+                    "fix what install.log says; the plugin retries an hour after a failure",
+                )
+            )
+        elif (data / "installing").exists():
+            checks.append(Check(CLIENT, name, WARN, f"installing jitctx into {data} (see {log})"))
+        else:
+            checks.append(
+                Check(
+                    CLIENT,
+                    name,
+                    WARN,
+                    "enabled, not used yet: the first session installs jitctx "
+                    f"into {data} and starts without jitctx's context",
+                )
+            )
+    return checks, active
