@@ -104,14 +104,20 @@ def test_once_installed_the_hook_is_jitctxs(tmp_path: Path) -> None:
     assert "Contents of AGENTS.md" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
 
 
-def test_an_install_that_cannot_work_answers_at_once_and_is_not_retried_every_call(tmp_path: Path) -> None:
-    # A PATH with the shell's tools but no Python: the install fails, the hooks still answer {}.
+def shell_tools(tmp_path: Path) -> Path:
+    """A PATH folder with what the script uses from outside the shell, and no Python."""
     tools = tmp_path / "tools"
     tools.mkdir()
     for name in ("sh", "cat", "mkdir", "find", "dirname", "rm", "rmdir", "grep", "sleep"):
         found = shutil.which(name)
         assert found is not None
         (tools / name).symlink_to(found)
+    return tools
+
+
+def test_an_install_that_cannot_work_answers_at_once_and_is_not_retried_every_call(tmp_path: Path) -> None:
+    # A PATH with the shell's tools but no Python: the install fails, the hooks still answer {}.
+    tools = shell_tools(tmp_path)
     data = tmp_path / "data"
     started = time.monotonic()
     first = run_script(data, "hook", "claude-code", path=str(tools))
@@ -125,3 +131,16 @@ def test_an_install_that_cannot_work_answers_at_once_and_is_not_retried_every_ca
     again = run_script(data, "hook", "claude-code", path=str(tools))
     assert again.returncode == 0 and again.stdout == "{}\n" and "less than an hour ago" in again.stderr
     assert not (data / "installing").exists()
+
+
+def test_a_venv_whose_python_went_away_is_installed_again_and_the_hook_still_answers(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    installed(data)
+    (data / "venv" / "bin" / "jitctx").write_text("#!/nonexistent/python3\n")
+    done = run_script(data, "hook", "claude-code", path=str(shell_tools(tmp_path)))
+    assert done.returncode == 0 and done.stdout == "{}\n"
+    assert not (data / f"installed-{__version__}").exists()  # so the next call installs again
+    deadline = time.monotonic() + 20
+    while not (data / "install-failed").exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert "installing jitctx" in done.stderr and (data / "install-failed").exists()
