@@ -65,7 +65,7 @@ def test_install_creates_the_file_then_changes_nothing(
     code, doc, _ = run(capsys, "install", "claude-code", "--json")
     assert code == 0 and isinstance(doc, dict)
     assert doc["changed"] and doc["written"] and doc["backup"] is None  # nothing to back up
-    assert doc["path"] == str(settings_of(project)) and doc["command"] == "jitctx hook claude-code"
+    assert doc["settings_path"] == str(settings_of(project)) and doc["command"] == "jitctx hook claude-code"
     data = json.loads(settings_of(project).read_text())
     assert list(data["hooks"]) == [entry.event for entry in claude_code.ENTRIES]
     first = settings_of(project).read_bytes()

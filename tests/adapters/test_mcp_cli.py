@@ -23,7 +23,7 @@ def block_sdk(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_list_tools_as_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["mcp", "--list-tools", "--json"]) == 0
-    tools = json.loads(capsys.readouterr().out)
+    tools = json.loads(capsys.readouterr().out)["tools"]
     assert [t["name"] for t in tools] == ["context_for_paths", "explain", "stats"]
     assert all(t["description"] and t["arguments"] for t in tools)
 

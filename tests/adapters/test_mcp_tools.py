@@ -156,7 +156,7 @@ def test_explain_is_the_explain_command_as_a_tool(example_copy: Path, state: Pat
     result = explain(tools.project, "src/ui/Footer.tsx", cwd=str(example_copy), use_git=False)
     assert answer.document == to_json(result, tools.project)
     assert answer.text == to_text(result, tools.project)
-    loads = {v["file"] for v in answer.document["verdicts"] if v["loads"]}
+    loads = {v["path"] for v in answer.document["verdicts"] if v["loads"]}
     assert {"src/ui/CLAUDE.md", ".claude/rules/components.md"} <= loads
 
 

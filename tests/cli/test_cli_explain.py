@@ -26,7 +26,7 @@ def explain(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
 
 
 def by_file(document: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {v["file"]: v for v in document["verdicts"]}
+    return {v["path"]: v for v in document["verdicts"]}
 
 
 def test_footer_on_the_example(capsys: pytest.CaptureFixture[str], example_copy: Path) -> None:

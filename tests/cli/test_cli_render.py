@@ -56,8 +56,8 @@ def test_codex_budget_cuts_and_reports(capsys: pytest.CaptureFixture[str], tmp_p
     budget = doc["budget"]
     assert budget["limit"] == 32768 and budget["counted_bytes"] <= 32768
     cut = [f for f in budget["files"] if f["status"] == "truncated"]
-    assert [f["file"] for f in cut] == ["src/AGENTS.md"]
-    assert cut[0]["bytes_kept"] + cut[0]["bytes_lost"] == cut[0]["body_bytes"]
+    assert [f["path"] for f in cut] == ["src/AGENTS.md"]
+    assert cut[0]["bytes_kept"] + cut[0]["bytes_lost"] == cut[0]["bytes"]
     assert main(["explain", str(root / "src/a.ts"), "--agent", "codex", "--no-git"]) == 0
     out = capsys.readouterr().out
     assert "budget (codex)" in out and "truncated" in out

@@ -65,7 +65,7 @@ def test_seed_arithmetic(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
     host = doc["host"]
     assert (host["body_bytes"], host["payload_bytes"], host["limit"]) == (56_122, 56_463, 65_536)
     assert host["headroom"] == 9_073
-    assert doc["over"] is False
+    assert doc["ok"] is True
 
 
 def test_over_a_layer_budget_exits_1(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -142,7 +142,7 @@ def test_codex_overflow_in_a_start_directory_fails(
     worst = doc["worst"]
     assert worst["path"] == "tests" and worst["over"] is True
     assert (worst["need_bytes"], worst["limit"]) == (11 + 40_000, 32_768)
-    assert [(c["file"], c["status"], c["bytes_lost"]) for c in worst["cut"]] == [
+    assert [(c["path"], c["status"], c["bytes_lost"]) for c in worst["cut"]] == [
         ("tests/AGENTS.md", "truncated", 11 + 40_000 - 32_768)
     ]
     measured = {s["path"] for s in doc["start_dirs"]}

@@ -56,8 +56,8 @@ def test_claims_human_and_json(capsys: pytest.CaptureFixture[str], tree: Tree) -
     assert code == 1
     assert document["summary"] == {"ok": 0, "wrong": 1, "unchecked": 1}
     first = document["claims"][0]
-    assert {k: first[k] for k in ("file", "line", "kind", "claimed", "status", "found", "source")} == {
-        "file": "AGENTS.md",
+    assert {k: first[k] for k in ("path", "line", "kind", "claimed", "status", "found", "source")} == {
+        "path": "AGENTS.md",
         "line": 2,
         "kind": "version",
         "claimed": "2.4.0",
@@ -71,7 +71,7 @@ def test_claims_exit_0_when_nothing_is_wrong(capsys: pytest.CaptureFixture[str],
     # The example states "Version: 2.4.0"; without a manifest saying otherwise that is not wrong.
     code, document = run_json(capsys, "claims", "--root", str(example_copy))
     assert code == 0
-    assert [(c["file"], c["line"], c["claimed"]) for c in document["claims"]] == [("AGENTS.md", 5, "2.4.0")]
+    assert [(c["path"], c["line"], c["claimed"]) for c in document["claims"]] == [("AGENTS.md", 5, "2.4.0")]
     assert document["claims"][0]["status"] in ("ok", "unchecked")
     (example_copy / "package.json").write_text('{"name": "acme", "version": "2.5.0"}')
     code, document = run_json(capsys, "claims", "--root", str(example_copy))
@@ -203,7 +203,7 @@ def test_lint_json_and_sarif(capsys: pytest.CaptureFixture[str], tree: Tree) -> 
     assert document["summary"] == {"error": 1, "warning": 0, "note": 0}
     assert document["findings"] == [
         {
-            "file": "CLAUDE.md",
+            "path": "CLAUDE.md",
             "line": 1,
             "end_line": None,
             "rule": "import-missing",

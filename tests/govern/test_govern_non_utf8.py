@@ -53,7 +53,7 @@ def test_lint_json_keeps_the_exact_name(root: Path) -> None:
     assert done.returncode == 1, done.stderr
     document = json.loads(done.stdout.decode("utf-8"))
     # The JSON escape \udce9 round-trips: os.fsencode gives back the bytes of the real name.
-    files = {finding["file"] for finding in document["findings"]}
+    files = {finding["path"] for finding in document["findings"]}
     assert f"{LATIN1_DIR}/CLAUDE.md" in files
     assert os.path.exists(root / f"{LATIN1_DIR}/CLAUDE.md")
 

@@ -32,7 +32,7 @@ def test_json_lists_nested_imports_and_the_expanded_size(
     code, document = run_json(capsys, str(root / "CLAUDE.md"))
     assert code == 1  # @media is not a path
     body = "# Rules\nSee @docs/a.md and `@not.md`.\nUse @media here.\n"
-    assert document["file"] == "CLAUDE.md"
+    assert document["path"] == "CLAUDE.md"
     assert document["expanded_bytes"] == len((body + "\n\nA imports @b.md\n" + "\n\nB\n").encode())
     assert [
         {k: item[k] for k in ("line", "token", "path", "status", "depth", "parent")}
@@ -122,7 +122,7 @@ def test_config_sets_depth_and_outside(tmp_path: Path, capsys: pytest.CaptureFix
 def test_root_defaults_to_the_nearest_marker(tree: Tree, capsys: pytest.CaptureFixture[str]) -> None:
     root = tree({**FILES, "docs/CLAUDE.md": "@a.md\n"})
     code, document = run_json(capsys, str(root / "docs" / "CLAUDE.md"))
-    assert (code, document["file"], document["root"]) == (0, "docs/CLAUDE.md", str(root.resolve()))
+    assert (code, document["path"], document["root"]) == (0, "docs/CLAUDE.md", str(root.resolve()))
 
 
 def test_subprocess(tree: Tree) -> None:

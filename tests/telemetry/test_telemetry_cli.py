@@ -123,7 +123,7 @@ def test_log_json_and_filters(capsys: pytest.CaptureFixture[str], state: Path) -
     doc = as_json(capsys, "log", "--session", "sess", "--since", "2026-08-08")
     assert doc["events_dir"] == str(state / "events")
     assert (doc["discoveries"], doc["hits"], doc["sessions"]) == (3, 2, 1)
-    assert [(x["reason"], x["file"], x["trigger"]) for x in doc["loads"]] == [
+    assert [(x["reason"], x["path"], x["trigger"]) for x in doc["loads"]] == [
         ("session_start", "CLAUDE.md", None),
         ("nested_traversal", "src/ui/CLAUDE.md", "src/ui/Footer.tsx"),
         ("path_glob_match", ".claude/rules/py.md", "src/m.py"),
@@ -230,7 +230,10 @@ def test_stats_json(capsys: pytest.CaptureFixture[str], state: Path) -> None:
     assert doc["scope_skipped"] == 2 and doc["rules_scanned"] == 4
     assert doc["mean_bytes_per_load"] == (len(b"ui rules\n") + len(b"typed\n")) / 2
     assert doc["by_channel"] == [{"channel": "main", "discoveries": 3, "hits": 2, "loads": 3}]
-    assert doc["series"][0]["points"][0] == {"ts": "2026-08-08T12:00:00.000Z", "bytes": len(b"root rules\n")}
+    assert doc["series"][0]["points"][0] == {
+        "ts": "2026-08-08T12:00:00.000Z",
+        "cumulative_bytes": len(b"root rules\n"),
+    }
 
 
 def test_stats_html(capsys: pytest.CaptureFixture[str], state: Path, tmp_path: Path) -> None:

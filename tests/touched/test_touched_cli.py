@@ -20,17 +20,17 @@ def test_prints_one_path_per_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert err == ""
 
 
-def test_json_is_an_array(capsys: pytest.CaptureFixture[str]) -> None:
+def test_json_lists_the_paths_under_touched(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["touched", "--tool", "Glob", "--input", '{"pattern": "src/ui/**/*.tsx"}', "--json"])
     assert code == 0
-    assert json.loads(capsys.readouterr().out) == ["src/ui"]
+    assert json.loads(capsys.readouterr().out) == {"schema_version": 1, "tool": "Glob", "touched": ["src/ui"]}
 
 
 def test_json_empty_array_when_nothing_touched(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["touched", "--tool", "Bash", "--input", '{"command": "rm a"}', "--json"])
     out, _ = capsys.readouterr()
     assert code == 0
-    assert json.loads(out) == []
+    assert json.loads(out)["touched"] == []
 
 
 def test_unknown_tool_says_so_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
@@ -54,7 +54,7 @@ def test_input_from_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytes
     monkeypatch.setattr(sys, "stdin", io.StringIO('{"file_path": "src/a.ts"}'))
     code = main(["touched", "--tool", "Read", "--input", "-", "--json"])
     assert code == 0
-    assert json.loads(capsys.readouterr().out) == ["src/a.ts"]
+    assert json.loads(capsys.readouterr().out)["touched"] == ["src/a.ts"]
 
 
 @pytest.mark.parametrize(
@@ -95,7 +95,7 @@ def test_subprocess_reads_stdin_and_prints_json() -> None:
     call = {"command": ["bash", "-lc", "mkdir -p src/ui/sub && echo x > 'src/my dir/a.ts'"], "workdir": "w"}
     result = run_jitctx("touched", "--tool", "shell", "--input", "-", "--json", stdin=json.dumps(call))
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout) == ["w/src/ui/sub", "w/src/my dir/a.ts"]
+    assert json.loads(result.stdout)["touched"] == ["w/src/ui/sub", "w/src/my dir/a.ts"]
 
 
 def test_subprocess_malformed_json_exits_2_without_traceback() -> None:

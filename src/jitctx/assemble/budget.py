@@ -64,9 +64,9 @@ class FileBudget:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "file": self.display,
+            "path": self.display,
             "status": self.status,
-            "body_bytes": self.body_bytes,
+            "bytes": self.body_bytes,
             "bytes_kept": self.bytes_kept,
             "bytes_lost": self.bytes_lost,
             "chars_lost": self.chars_lost,

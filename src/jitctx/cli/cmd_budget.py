@@ -104,7 +104,7 @@ def to_json(report: BudgetReport, agent: str) -> dict[str, Any]:
             "listing_max_per_skill": LISTING_MAX,
             "cut": [s.to_dict() for s in report.skills.cut],
         },
-        "over": report.over,
+        "ok": not report.over,
     }
 
 

@@ -68,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
                 "claims": [_verdict_json(v) for v in report.verdicts],
                 "summary": summary,
                 "notes": list(report.notes),
+                "ok": not report.wrong,
             }
         )
         return 1 if report.wrong else 0
@@ -94,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
 def _verdict_json(verdict: Verdict) -> dict[str, Any]:
     claim = verdict.claim
     return {
-        "file": verdict.file,
+        "path": verdict.file,
         "line": claim.line,
         "kind": claim.kind.value,
         "text": claim.text,

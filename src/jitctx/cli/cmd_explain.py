@@ -74,7 +74,7 @@ def to_json(result: Explanation, project: Project) -> dict[str, Any]:
         "signals": list(result.startup.signals),
         "verdicts": [
             {
-                "file": v.path,
+                "path": v.path,
                 "loads": v.loads,
                 "kind": v.kind,
                 "reason": v.reason,

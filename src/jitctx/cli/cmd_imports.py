@@ -87,7 +87,7 @@ def _root(args: argparse.Namespace, target: str) -> str:
 
 def _json(result: Expansion, root: str) -> dict[str, Any]:
     return {
-        "file": result.display,
+        "path": result.display,
         "root": root,
         "imports": [
             {
@@ -105,6 +105,7 @@ def _json(result: Expansion, root: str) -> dict[str, Any]:
         "expanded_bytes": result.expanded_bytes,
         "included": len(result.included),
         "warnings": list(result.warnings),
+        "ok": not result.problems,
     }
 
 

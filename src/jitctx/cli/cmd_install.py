@@ -224,7 +224,7 @@ def _document(args: argparse.Namespace, outcome: Outcome) -> dict[str, Any]:
         "agent": args.agent,
         "action": "uninstall" if args.uninstall else "install",
         "scope": args.scope,
-        "path": str(outcome.path),
+        "settings_path": str(outcome.path),  # absolute: `path` is always relative to a project root
         "command": outcome.command,
         "dry_run": args.dry_run,
         "changed": outcome.changed,

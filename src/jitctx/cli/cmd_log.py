@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from jitctx.cli.common import add_json, count, print_json, table, warn
+from jitctx.cli.common import SCHEMA_VERSION, add_json, count, print_json, table, warn
 from jitctx.cli.state import add_state_dir, readable_events_dir
 from jitctx.errors import UsageError
 
@@ -141,7 +141,11 @@ def _print_raw(
         for line, _ in seen_pairs(pairs, seen):
             sys.stdout.write(line + "\n")
         return
-    sys.stdout.write('{"events_dir": ' + json.dumps(str(directory), ensure_ascii=False) + ', "records": [')
+    sys.stdout.write(
+        f'{{"schema_version": {SCHEMA_VERSION}, "events_dir": '
+        + json.dumps(str(directory), ensure_ascii=False)
+        + ', "records": ['
+    )
     for index, (_, record) in enumerate(seen_pairs(pairs, seen)):
         sys.stdout.write(("," if index else "") + "\n  " + json.dumps(record, ensure_ascii=False))
     window = window_json(seen, report, since, args.session)
@@ -193,7 +197,7 @@ def timeline(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     "channel": record.get("channel", "main"),
                     "reason": str(item.get("load_reason") or "?")
                     + (" (updated)" if item.get("updated") is True else ""),
-                    "file": shown_path(file_path, root),
+                    "path": shown_path(file_path, root),
                     "project": root or None,
                     "file_path": file_path,
                     "memory_type": item.get("memory_type"),
@@ -247,7 +251,7 @@ def _print_timeline(loads: list[dict[str, Any]], seen: Seen, window: dict[str, A
                 printable(labels.get(load["project"] or "", "-")),
                 *([load["channel"]] if with_channel else []),
                 printable(load["reason"]),
-                printable(load["file"]),
+                printable(load["path"]),
                 printable(", ".join(load["globs"])),
                 printable(load["trigger"] or ""),
             ]

@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.list_tools:
         if args.json:
-            print_json([spec._asdict() for spec in TOOLS])
+            print_json({"tools": [spec._asdict() for spec in TOOLS]})
         else:
             rows = [[spec.name, spec.arguments, spec.description.split(". ")[0]] for spec in TOOLS]
             print(table(["tool", "arguments", "what it answers"], rows))

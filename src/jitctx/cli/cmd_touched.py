@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         tool_input = _parse_input(args.input, "--input")
     paths = affected_paths(args.tool, tool_input)
     if args.json:
-        print_json(list(paths))
+        print_json({"tool": args.tool, "touched": list(paths)})
         return 0
     for path in paths:
         print(path)

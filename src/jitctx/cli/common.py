@@ -123,14 +123,33 @@ def root_for_path(target: str, root_arg: str | None, markers: Sequence[str]) -> 
     return root
 
 
+# The version of the shape of every `--json` document (src/jitctx/schemas/*.json describe them); it goes
+# up when a field is renamed or removed or changes meaning, not when one is added.
+SCHEMA_VERSION = 1
+
+
+def versioned(document: Any) -> Any:
+    """`document` with `schema_version` first. A document that names its own `$schema` (SARIF) keeps the
+    shape its standard fixes; anything that is not an object is wrapped by its command, not here."""
+    if not isinstance(document, dict) or "$schema" in document or "schema_version" in document:
+        return document
+    return {"schema_version": SCHEMA_VERSION, **document}
+
+
 def print_json(document: Any) -> None:
-    """One JSON document on stdout, non-ASCII text as is.
+    """One JSON document on stdout, non-ASCII text as is, carrying `schema_version` (see `versioned`).
+
+    Field names mean the same in every command: `path` is a POSIX path relative to the project root
+    (absolute paths are `root` or end in `_path`); `bytes` is the size of one file's text as an agent
+    receives it (sums and other measures are qualified: `payload_bytes`, `bytes_carried`,
+    `cumulative_bytes`); `ok` is the one pass/fail field of a command that checks something (true when
+    it exits 0).
 
     A file name that is not UTF-8 reaches us as a str with a lone surrogate (`caf\\udce9`), which cannot
     be written as UTF-8; inside a JSON string the backslash escape `\\udce9` is exactly the JSON escape
     of that str, so the document stays valid UTF-8 and a reader gets the name back byte for byte.
     """
-    text = json.dumps(document, ensure_ascii=False, indent=2)
+    text = json.dumps(versioned(document), ensure_ascii=False, indent=2)
     sys.stdout.write(shown(text) + "\n")
 
 

@@ -98,11 +98,14 @@ class Stats:
         for key in ("cumulative_bytes", "latency_ms"):
             spread = getattr(self, key)
             document[key] = spread._asdict() if spread is not None else None
-        document["by_reason"] = [row._asdict() for row in self.by_reason]
+        document["by_reason"] = [
+            {"reason": row.reason, "loads": row.loads, "bytes_carried": row.bytes} for row in self.by_reason
+        ]
         document["by_channel"] = [row._asdict() for row in self.by_channel]
         document["by_file"] = [row._asdict() for row in self.by_file]
         document["series"] = [
-            {**s._asdict(), "points": [{"ts": ts, "bytes": b} for ts, b in s.points]} for s in self.series
+            {**s._asdict(), "points": [{"ts": ts, "cumulative_bytes": b} for ts, b in s.points]}
+            for s in self.series
         ]
         return document
 
