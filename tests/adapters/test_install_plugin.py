@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from jitctx import __version__
-from jitctx.adapters import claude_code
+from jitctx.adapters import claude_code, codex
 from tests.conftest import REPO
 
 PLUGIN = REPO / "plugin"
@@ -38,6 +38,21 @@ def test_the_plugin_hooks_are_the_ones_install_writes() -> None:
         (entry.event, [entry.matcher]) for entry in claude_code.ENTRIES
     ], json.dumps(expected_hooks(), indent=2)
     assert hooks == expected_hooks(), json.dumps(expected_hooks(), indent=2)
+
+
+def test_codex_gets_its_own_manifest_and_the_hooks_install_codex_writes() -> None:
+    """Codex reads .codex-plugin/plugin.json before .claude-plugin/plugin.json; its `hooks` names the file
+    with `jitctx hook codex` for the events of `jitctx install codex`."""
+    manifest = json.loads((PLUGIN / ".codex-plugin" / "plugin.json").read_text())
+    assert manifest["name"] == "jitctx" and manifest["version"] == __version__
+    hooks = json.loads((PLUGIN / manifest["hooks"]).read_text())["hooks"]
+    command = 'sh "${CLAUDE_PLUGIN_ROOT}/scripts/jitctx-plugin" hook codex'
+    expected: dict[str, list[dict[str, object]]] = {}
+    for entry in codex.ENTRIES:
+        group: dict[str, object] = {} if entry.matcher is None else {"matcher": entry.matcher}
+        group["hooks"] = [{"type": "command", "command": command, "timeout": entry.timeout}]
+        expected[entry.event] = [group]
+    assert hooks == expected, json.dumps(expected, indent=2)
 
 
 def test_the_manifest_and_mcp_config() -> None:
