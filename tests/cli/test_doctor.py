@@ -405,3 +405,28 @@ def test_a_disabled_plugin_does_not_count_and_plugin_plus_settings_hooks_warn(
     assert code == 0
     [both] = [c for c in doc["checks"] if c["check"] == "hooks" and c["client"] == "claude-code"]
     assert both["status"] == "warn" and "both run" in both["detail"]
+
+
+def test_the_codex_plugin_counts_once_enabled_and_its_hooks_need_trust(
+    env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    codex_home = codex_setup(env, tmp_path, monkeypatch)
+    config = '[plugins."jitctx@jitctx"]\nenabled = true\n'
+    (codex_home / "config.toml").write_text(config)
+    data = codex_home / "plugins" / "data" / "jitctx-jitctx"
+    data.mkdir(parents=True)
+    (data / "installed-0.1.0").write_text("")
+    code, doc = doctor(capsys)
+    assert status(doc, "codex", "plugin jitctx@jitctx") == "ok"
+    assert code == 1 and status(doc, "codex", "trust (jitctx@jitctx)") == "problem"
+    assert not [c for c in doc["checks"] if c["client"] == "jitctx" and c["check"] == "hooks"]
+    trusted = "".join(
+        f'[hooks.state."jitctx@jitctx:hooks/codex-hooks.json:{event}:0:0"]\ntrusted_hash = "sha256:x"\n'
+        for event in ("session_start", "user_prompt_submit", "post_tool_use")
+    )
+    (codex_home / "config.toml").write_text(config + trusted)
+    code, doc = doctor(capsys)
+    assert code == 0 and status(doc, "codex", "trust (jitctx@jitctx)") == "ok"
+    (codex_home / "config.toml").write_text('[plugins."jitctx@jitctx"]\nenabled = false\n' + trusted)
+    code, doc = doctor(capsys)
+    assert code == 1 and status(doc, "codex", "plugin jitctx@jitctx") == "warn"  # disabled: no hooks run

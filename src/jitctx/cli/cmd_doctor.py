@@ -26,8 +26,9 @@ Checks, for Claude Code and Codex:
                [hooks.state."<hooks.json>:<event>:<group>:<handler>"]; trust them with /hooks in Codex),
                and the project folder is trusted (Codex ignores .codex/ in a folder it does not trust)
   version      `claude --version` / `codex --version` (skipped when the client is not on PATH)
-  plugin       Claude Code only: the jitctx plugin, when installed: enabled, and its first-use install of
-               jitctx into the plugin's data folder done (the plugin's hooks count as installed hooks)
+  plugin       the jitctx plugin, when installed: enabled, its first-use install of jitctx into the
+               plugin's data folder done, and (Codex) a trust record for each of its hooks; an enabled
+               plugin's hooks count as installed hooks
 and for jitctx itself: the state dir is a directory of yours, 0700 and writable, and the hook log
 (<state dir>/hook.log) has no errors from the last 24 hours.
 
@@ -100,6 +101,7 @@ def _client(client: str, root: str) -> tuple[list[Check], bool]:
     checks = [_version(client)]
     home = user_home()
     config: dict[str, Any] = {}
+    codex_home: str | None = None
     if client == "codex":
         codex_home = os.environ.get("CODEX_HOME") or (os.path.join(home, ".codex") if home else None)
         config, config_check = _codex_config(codex_home)
@@ -128,22 +130,27 @@ def _client(client: str, root: str) -> tuple[list[Check], bool]:
             if client == "codex":
                 checks.extend(_codex_trust(config, scope, path, handlers, root))
     plugin = False
+    if client == "codex" and codex_home:
+        from jitctx.cli.doctor_plugin import codex_plugin_checks
+
+        plugin_found, plugin = codex_plugin_checks(Path(codex_home), config, [e.event for e in entries])
+        checks.extend(plugin_found)
     if client == "claude-code" and home:
         from jitctx.cli.doctor_plugin import plugin_checks
 
         ordered = sorted(places, key=lambda place: place[0] != "user")  # user, then project, then local
         plugin_found, plugin = plugin_checks(Path(home), [_settings_data(path) for _, path in ordered])
         checks.extend(plugin_found)
-        if plugin and found_in:
-            checks.append(
-                Check(
-                    client,
-                    "hooks",
-                    WARN,
-                    f"the jitctx plugin and the hooks in {' and '.join(found_in)} both run",
-                    f"keep one: jitctx uninstall {client} --scope {found_in[0]}, or disable the plugin",
-                )
+    if plugin and found_in:
+        checks.append(
+            Check(
+                client,
+                "hooks",
+                WARN,
+                f"the jitctx plugin and the hooks in {' and '.join(found_in)} both run",
+                f"keep one: jitctx uninstall {client} --scope {found_in[0]}, or disable the plugin",
             )
+        )
     if not found_in and not plugin:
         where = ", ".join(scope for scope, _ in places)
         checks.append(Check(client, "hooks", SKIP, f"no jitctx hooks ({where})", f"jitctx install {client}"))

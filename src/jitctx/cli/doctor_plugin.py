@@ -64,30 +64,82 @@ def plugin_checks(home: Path, settings: list[Mapping[str, Any]]) -> tuple[list[C
             )
             continue
         active = True
-        data = data_dir(home, plugin_id)
-        log = data / "install.log"
-        if any(data.glob("installed-*")):
-            checks.append(Check(CLIENT, name, OK, f"enabled; jitctx installed in {data / 'venv'}"))
-        elif (data / "install-failed").exists():
-            checks.append(
-                Check(
-                    CLIENT,
-                    name,
-                    PROBLEM,
-                    f"the first-use install of jitctx failed (see {log})",
-                    "fix what install.log says; the plugin retries an hour after a failure",
-                )
-            )
-        elif (data / "installing").exists():
-            checks.append(Check(CLIENT, name, WARN, f"installing jitctx into {data} (see {log})"))
-        else:
-            checks.append(
-                Check(
-                    CLIENT,
-                    name,
-                    WARN,
-                    "enabled, not used yet: the first session installs jitctx "
-                    f"into {data} and starts without jitctx's context",
-                )
-            )
+        checks.append(install_check(CLIENT, name, data_dir(home, plugin_id)))
     return checks, active
+
+
+def install_check(client: str, name: str, data: Path) -> Check:
+    """How far the plugin's first-use install of jitctx into its data folder `data` got."""
+    log = data / "install.log"
+    if any(data.glob("installed-*")):
+        return Check(client, name, OK, f"enabled; jitctx installed in {data / 'venv'}")
+    if (data / "install-failed").exists():
+        return Check(
+            client,
+            name,
+            PROBLEM,
+            f"the first-use install of jitctx failed (see {log})",
+            "fix what install.log says; the plugin retries an hour after a failure",
+        )
+    if (data / "installing").exists():
+        return Check(client, name, WARN, f"installing jitctx into {data} (see {log})")
+    return Check(
+        client,
+        name,
+        WARN,
+        "enabled, not used yet: the first session installs jitctx "
+        f"into {data} and starts without jitctx's context",
+    )
+
+
+CODEX_HOOKS_FILE = "hooks/codex-hooks.json"  # what plugin/.codex-plugin/plugin.json names
+
+
+def codex_plugin_checks(
+    codex_home: Path, config: Mapping[str, Any], events: Iterable[str]
+) -> tuple[list[Check], bool]:
+    """The jitctx plugin in Codex: enabled in config.toml (`[plugins."jitctx@..."] enabled = true`), its
+    hooks trusted (keys `<id>:hooks/codex-hooks.json:<event>:0:0` under [hooks.state]; for plugin hooks
+    only the record's presence is checked, Codex hashes them in a way not reproduced here), and its
+    first-use install done (`$CODEX_HOME/plugins/data/<id>`)."""
+    from jitctx.cli.doctor_checks import snake
+
+    plugins = config.get("plugins")
+    hooks = config.get("hooks")
+    states = hooks.get("state") if isinstance(hooks, dict) else None
+    checks: list[Check] = []
+    active = False
+    for plugin_id, entry in (plugins or {}).items() if isinstance(plugins, dict) else ():
+        if not isinstance(plugin_id, str) or plugin_id.split("@", 1)[0] != "jitctx":
+            continue
+        name = f"plugin {plugin_id}"
+        if not (isinstance(entry, dict) and entry.get("enabled") is True):
+            checks.append(Check("codex", name, WARN, "installed but not enabled"))
+            continue
+        active = True
+        checks.append(install_check("codex", name, data_dir_codex(codex_home, plugin_id)))
+        waiting = [
+            event
+            for event in events
+            if not (
+                isinstance(states, dict)
+                and isinstance(states.get(f"{plugin_id}:{CODEX_HOOKS_FILE}:{snake(event)}:0:0"), dict)
+            )
+        ]
+        if waiting:
+            checks.append(
+                Check(
+                    "codex",
+                    f"trust ({plugin_id})",
+                    PROBLEM,
+                    f"no trust recorded for the plugin's {', '.join(waiting)}; Codex does not run them",
+                    "start Codex, type /hooks and trust the jitctx hooks",
+                )
+            )
+        else:
+            checks.append(Check("codex", f"trust ({plugin_id})", OK, "trust recorded for every plugin hook"))
+    return checks, active
+
+
+def data_dir_codex(codex_home: Path, plugin_id: str) -> Path:
+    return codex_home / "plugins" / "data" / re.sub(r"[^a-zA-Z0-9\-_]", "-", plugin_id)
