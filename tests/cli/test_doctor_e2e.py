@@ -94,7 +94,7 @@ def test_doctor_reads_the_trust_codex_records(codex: Path, tmp_path: Path) -> No
         check=False,
     )
     assert installed.returncode == 0, installed.stderr
-    hooks_json = Path(json.loads(installed.stdout)["path"])
+    hooks_json = Path(json.loads(installed.stdout)["settings_path"])
 
     def trust_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
         return [c for c in report["checks"] if c["check"] == "trust (user)"]
