@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import stat
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -193,6 +192,8 @@ def _read_toml(path: Path) -> dict[str, Any]:
             f"{path}: larger than {MAX_CONFIG_BYTES // 1024} KiB, too large for a config file (jitctx reads "
             "a few keys); shorten it"
         )
+    import tomllib  # only when a config file exists: most hook processes read none
+
     try:
         return tomllib.loads(raw.decode("utf-8"))
     except tomllib.TOMLDecodeError as exc:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import fcntl
 import json
 import os
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -97,7 +96,7 @@ def _open_lock(path: str, warnings: list[str]) -> int:
         return open_state_file(path, os.O_RDWR | os.O_CREAT)
     except RefusedFile as exc:
         warnings.append(f"{exc}; replaced by a new lock file")
-    handle, temp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-", suffix=".lock")
+    handle, temp = _temp_file(os.path.dirname(path), ".lock")
     try:
         os.replace(temp, path)
     except BaseException:
@@ -130,7 +129,7 @@ def _load(path: Path, warnings: list[str]) -> dict[str, object] | None:
 
 
 def _save(path: Path, data: dict[str, object]) -> None:
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+    handle, temp = _temp_file(str(path.parent), ".json")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             json.dump(data, out, separators=(",", ":"))
@@ -138,3 +137,16 @@ def _save(path: Path, data: dict[str, object]) -> None:
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
+
+
+def _temp_file(directory: str, suffix: str) -> tuple[int, str]:
+    """A new private file `.tmp-…suffix` in `directory`, as tempfile.mkstemp makes one; tempfile itself
+    (with shutil, random and hashlib behind it) would cost every hook process milliseconds to import."""
+    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(100):
+        path = os.path.join(directory, f".tmp-{os.urandom(8).hex()}{suffix}")
+        try:
+            return os.open(path, flags, 0o600), path
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name in {directory}")

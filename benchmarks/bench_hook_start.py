@@ -1,0 +1,122 @@
+"""The process hook's start: `python -m jitctx hook claude-code` against `python -c pass`, in one run.
+
+    python benchmarks/bench_hook_start.py [--runs 21] [--importtime]
+
+Each case is one hook process fed one PostToolUse of a warm session of a copy of examples/monorepo:
+
+* quick:  a Read in src/ui/, whose directory chain and rules were settled earlier: the fast lane
+          (`adapters.quick_hook`) proves nothing loads, without the engine;
+* slow:   a Read in docs/summary/, a directory this session has not scanned: the engine runs, reads
+          the session state, walks the new directory, saves (the state is reset before each run).
+
+Runs alternate (python, quick, slow, python, ...) so drift in machine load hits all alike; the figures
+are medians of wall time. Targets: slow <= 3x python, quick <= 2x. --importtime lists, for each path, the
+modules with the largest cumulative import time in one run (`python -X importtime`): what to make lazy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "monorepo"
+
+
+def event(root: Path, name: str, **fields: object) -> bytes:
+    return json.dumps({"session_id": "bench", "cwd": str(root), "hook_event_name": name, **fields}).encode()
+
+
+def read(root: Path, rel: str) -> bytes:
+    return event(
+        root,
+        "PostToolUse",
+        tool_name="Read",
+        tool_input={"file_path": str(root / rel)},
+        tool_response={},
+        tool_use_id="toolu_bench",
+    )
+
+
+def run(command: list[str], stdin: bytes, env: dict[str, str]) -> tuple[float, bytes, bytes]:
+    started = time.perf_counter()
+    done = subprocess.run(command, input=stdin, capture_output=True, env=env, check=True)
+    return time.perf_counter() - started, done.stdout, done.stderr
+
+
+def snapshot(directory: Path) -> dict[Path, bytes]:
+    return {p: p.read_bytes() for p in directory.rglob("*") if p.is_file()}
+
+
+def restore(directory: Path, files: dict[Path, bytes]) -> None:
+    for path in [p for p in directory.rglob("*") if p.is_file() and p not in files]:
+        path.unlink()
+    for path, data in files.items():
+        path.write_bytes(data)
+
+
+def slowest_imports(stderr: bytes, count: int = 12) -> list[tuple[int, int, str]]:
+    rows = []
+    for line in stderr.decode().splitlines():
+        if line.startswith("import time:") and "cumulative" not in line:
+            own, cumulative, name = line.split(":", 1)[1].split("|")
+            rows.append((int(cumulative), int(own), name.rstrip()))
+    return sorted(rows, reverse=True)[:count]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--runs", type=int, default=21)
+    parser.add_argument("--importtime", action="store_true")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as temp:
+        base = Path(temp)
+        root = base / "monorepo"
+        shutil.copytree(EXAMPLE, root)
+        state = base / "state"
+        env = {**os.environ, "JITCTX_STATE_DIR": str(state), "JITCTX_HOME": str(base / "home")}
+        # Installed packages have their bytecode cached: measure that (cached in the temp dir).
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(base / "pycache")
+        hook = [sys.executable, "-m", "jitctx", "hook", "claude-code", "--no-git"]
+        bare = [sys.executable, "-c", "pass"]
+        run(hook, event(root, "SessionStart", source="startup"), env)
+        quick, slow = read(root, "src/ui/Footer.tsx"), read(root, "docs/summary/a.md")
+        run(hook, quick, env)  # src/ui is settled from here on
+        run(hook, quick, env)
+        saved = snapshot(state)
+        cases = {"python -c pass": (bare, b""), "quick": (hook, quick), "slow": (hook, slow)}
+        wall: dict[str, list[float]] = {name: [] for name in cases}
+        for _ in range(args.runs):
+            for name, (command, stdin) in cases.items():
+                restore(state, saved)
+                wall[name].append(run(command, stdin, env)[0])
+        reference = statistics.median(wall["python -c pass"])
+        print(f"load average {', '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
+        print(f"{'case':<16}{'median ms':>10}{'min ms':>9}{'x python':>10}   ({args.runs} runs each)")
+        for name in cases:
+            median, fastest = statistics.median(wall[name]), min(wall[name])
+            print(f"{name:<16}{median * 1000:>10.1f}{fastest * 1000:>9.1f}{median / reference:>10.2f}")
+        print("targets: slow <= 3x python, quick <= 2x")
+        if args.importtime:
+            for name in ("quick", "slow"):
+                restore(state, saved)
+                command, stdin = cases[name]
+                _, _, stderr = run([command[0], "-X", "importtime", *command[1:]], stdin, env)
+                print(f"\n{name}: slowest imports (cumulative us, self us, module)")
+                for cumulative, own, module in slowest_imports(stderr):
+                    print(f"{cumulative:>9} {own:>8}  {module}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
