@@ -67,14 +67,23 @@ class SessionStore:
             try:
                 session = Session(project, cwd=cwd, session_id=session_id, use_git=use_git)
                 opened = OpenSession(session, new=True, warnings=warnings)
-                data = _load(path, opened.warnings)
+                data, raw = _load(path, opened.warnings)
                 if data is not None:
                     problems = session.restore(data)
                     opened.warnings.extend(problems)
                     opened.new = bool(problems) or not session.started
                 yield opened
-                _save(path, session.to_state())
-                _save(self.directory / quick_file_name(session_id), session.quick_index())
+                # Most calls of a long session change nothing (a warm touch): what is on disk stays, so
+                # a call writes only what changed, not the whole session again.
+                state = _encode(session.to_state())
+                if state != raw:
+                    _save(path, state)
+                quick = _encode(session.quick_index())
+                digest = _digest(quick)
+                quick_path = self.directory / quick_file_name(session_id)
+                if digest != _recorded_digest(lock) or not quick_path.is_file():
+                    _save(quick_path, quick)
+                    _record_digest(lock, digest)
             finally:
                 fcntl.flock(lock, fcntl.LOCK_UN)
 
@@ -106,33 +115,70 @@ def _open_lock(path: str, warnings: list[str]) -> int:
     return handle
 
 
-def _load(path: Path, warnings: list[str]) -> dict[str, object] | None:
+def _load(path: Path, warnings: list[str]) -> tuple[dict[str, object] | None, bytes | None]:
+    """The saved state and its bytes as read (None, None when there is none worth reading)."""
     try:
-        raw = read_state_file(str(path)).decode("utf-8")
+        raw = read_state_file(str(path))
+        text = raw.decode("utf-8")
     except FileNotFoundError:
-        return None
+        return None, None
     except RefusedFile as exc:  # a FIFO, a device, a link, another user's file, a huge file
         warnings.append(f"{exc}: session state not read; starting a new session")
-        return None
+        return None, None
     except (OSError, UnicodeDecodeError) as exc:
         warnings.append(f"{path}: session state unreadable ({exc}); starting a new session")
-        return None
+        return None, None
     try:
-        data = json.loads(raw)
+        data = json.loads(text)
     except (ValueError, RecursionError):  # not JSON, integers longer than Python converts, deep nesting
         warnings.append(f"{path}: session state is not valid JSON; starting a new session")
-        return None
+        return None, None
     if not isinstance(data, dict):
         warnings.append(f"{path}: session state is malformed; starting a new session")
-        return None
-    return data
+        return None, None
+    return data, raw
 
 
-def _save(path: Path, data: dict[str, object]) -> None:
+def _encode(data: dict[str, object]) -> bytes:
+    # json.dumps, not json.dump: dump streams through the pure-Python encoder, several times slower on
+    # the hundreds of KB a long session keeps.
+    return json.dumps(data, separators=(",", ":")).encode("utf-8")
+
+
+# The lock file, held by one process at a time, also records a digest of the quick index last written,
+# so that an unchanged index is not written again. A wrong record (a planted lock file) can only make
+# a call write the index once more: it is compared with the digest of what would be written. Two
+# checksums and the length (zlib: hashlib would cost the hook 3 ms to import); were two indexes ever to
+# share one, the stale index on disk would only send touches to the engine, as any stale index does.
+_DIGEST_BYTES = 64
+
+
+def _digest(data: bytes) -> bytes:
+    import zlib
+
+    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(data):x}".encode("ascii")
+
+
+def _recorded_digest(lock: int) -> bytes:
+    try:
+        return os.pread(lock, _DIGEST_BYTES + 1, 0)
+    except OSError:
+        return b""
+
+
+def _record_digest(lock: int, digest: bytes) -> None:
+    try:
+        os.pwrite(lock, digest, 0)
+        os.ftruncate(lock, len(digest))
+    except OSError:
+        pass  # the next call writes the index again: slower, never wrong
+
+
+def _save(path: Path, encoded: bytes) -> None:
     handle, temp = _temp_file(str(path.parent), ".json")
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            json.dump(data, out, separators=(",", ":"))
+        with os.fdopen(handle, "wb") as out:
+            out.write(encoded)
         os.replace(temp, path)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
