@@ -7,6 +7,9 @@ the directory open, so a later path that does match still loads it.
 The warm path (a touched directory already scanned) costs one lstat of the touched path, one stat per
 loaded file on its chain (to notice edits and deletions), one or two per chain directory (to notice a file
 created there, see `Project.listing_paths`), and a regex match per scoped rule.
+
+Which directories a touch walks, and what each scope is matched against, is `chains`; what one candidate
+brings (read, match, load, refresh) is `resolve`; this module decides what to look at, and when.
 """
 
 from __future__ import annotations
@@ -14,19 +17,19 @@ from __future__ import annotations
 import os
 import stat
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
 from jitctx.discovery.boundary import is_inside, nearest_existing, relative_posix
-from jitctx.discovery.includes import include_imports
+from jitctx.discovery.chains import Chains, chain_down, scope_path
 from jitctx.discovery.quick import unchanged, watch_list
+from jitctx.discovery.resolve import Matcher, refresh, resolve
 from jitctx.discovery.rule_table import RuleTable, ScopeCache, build_rule_table
 from jitctx.discovery.signals import collect_signals
 from jitctx.discovery.state import (
     STATE_VERSION,
     ChannelState,
-    LoadedEntry,
     Pass,
     channels_from_json,
     channels_to_json,
@@ -34,11 +37,7 @@ from jitctx.discovery.state import (
 from jitctx.model import Discovery, InstructionFile, Load, LoadReason, Scope, Skip, Startup, Tier
 from jitctx.project import Candidate, Project
 from jitctx.scope import scope_matches
-from jitctx.walk import MAX_DEPTH, TOO_DEEP
-
-# Given a scope, return the signal or path it matched, or None.
-Matcher = Callable[[Scope, Candidate], str | None]
-
+from jitctx.walk import MAX_DEPTH
 
 # How long a long-lived session trusts a directory's watch list once compared (see `_watched_lately`).
 WATCH_RECHECK_NS = 1_000_000_000
@@ -60,9 +59,7 @@ class Session:
         self.session_id = session_id
         self.use_git = use_git
         self.channels: dict[str, ChannelState] = {"main": ChannelState()}
-        # Directory -> its chain of real directories up to the root. A cached chain only ever holds
-        # directories that were inside the project when resolved, so nothing outside can enter through it.
-        self._chains: dict[str, tuple[str, ...]] = {}
+        self.chains = Chains(project.root)
         self._fallbacks: tuple[str, ...] | None = None  # see _fallback_candidates
         # Parsed scopes of the rules folders, by file version; saved with the session (see rule_table).
         self.scope_cache: ScopeCache = {}
@@ -220,22 +217,22 @@ class Session:
 
         def match_signals(scope: Scope, candidate: Candidate) -> str | None:
             for signal in signals.all:
-                target = self._scope_path(signal, candidate)
+                target = scope_path(signal, candidate, project.root, self.cwd)
                 if target is not None and scope_matches(scope.regex, target):
                     return signal
             return None
 
         reason = LoadReason.SESSION_START
         for candidate in project.managed_candidates() + project.user_candidates():
-            self._resolve(candidate, state, work, reason, match_signals)
-        chain = self._capped(_chain_down(project.root, cwd), work)
+            resolve(self.project, candidate, state, work, reason, match_signals)
+        chain = self.chains.capped(chain_down(project.root, cwd), work.warnings)
         for directory in chain:
             self._resolve_dir(directory, state, work, reason, match_signals)
         for candidate in project.rule_candidates():
-            self._resolve(candidate, state, work, reason, match_signals)
+            resolve(self.project, candidate, state, work, reason, match_signals)
         for directory in chain:
             for candidate in project.local_candidates(directory):
-                self._resolve(candidate, state, work, reason, match_signals)
+                resolve(self.project, candidate, state, work, reason, match_signals)
         # Each changed file is an early touch: its directory chain is walked as a discovery would.
         for changed in signals.changed:
             real = os.path.realpath(os.path.join(project.root, *changed.split("/")))
@@ -313,7 +310,7 @@ class Session:
         if info is not None and not stat.S_ISLNK(info.st_mode):
             is_dir = stat.S_ISDIR(info.st_mode)
             parent = absolute if is_dir else os.path.dirname(absolute)
-            real_parent = self._real_dir(parent)
+            real_parent = self.chains.real_dir(parent)
             real = real_parent if is_dir else os.path.join(real_parent, os.path.basename(absolute))
             start_dir = real_parent
         else:  # a link, or a path that does not exist yet: the slow, careful way
@@ -335,10 +332,6 @@ class Session:
             return f"{missing} does not exist yet; discovered from {self.project.display(start_dir)}"
         return None
 
-    def _real_dir(self, directory: str) -> str:
-        chain = self._chain(directory)  # resolves it once, for this and for the walk that follows
-        return chain[-1] if chain else os.path.realpath(directory)
-
     # -- the walk ----------------------------------------------------------------------------------
 
     def _walk_from(
@@ -347,14 +340,16 @@ class Session:
         """Walk from `start_dir` up to the root, then check the rules folders, for touched path `rel`."""
 
         def match_path(scope: Scope, candidate: Candidate) -> str | None:
-            target = rel if candidate.base == "root" else self._scope_path(rel, candidate)
+            target = (
+                rel if candidate.base == "root" else scope_path(rel, candidate, self.project.root, self.cwd)
+            )
             return rel if target is not None and scope_matches(scope.regex, target) else None
 
-        for directory in self._capped(self._chain(start_dir), work):
+        for directory in self.chains.capped(self._chain(start_dir), work.warnings):
             watch = state.scanned.get(directory)
             if watch is not None:
                 for path in list(state.by_directory.get(directory, ())):
-                    self._refresh(path, state, work, rel)
+                    refresh(self.project, path, state, work, rel)
                 if self._watched_lately(state, directory) or unchanged(watch):
                     continue
                 del state.scanned[directory]  # a file came or went there: a new CLAUDE.md perhaps
@@ -376,9 +371,13 @@ class Session:
         for rule in matched:
             candidate = rule.candidate
             if candidate.path in state.loaded:
-                self._refresh(candidate.path, state, work, rel)  # re-read on the next touch of its scope
+                refresh(self.project, candidate.path, state, work, rel)  # re-read it on its next touch
             else:
-                self._resolve(candidate, state, work, reason, match_path)  # reads it afresh, then loads
+                resolve(self.project, candidate, state, work, reason, match_path)  # read afresh, then load
+
+    def _chain(self, start_dir: str) -> tuple[str, ...]:
+        """Real directories from the root down to `start_dir` (see `Chains.chain`)."""
+        return self.chains.chain(start_dir)
 
     def _watched_lately(self, state: ChannelState, directory: str) -> bool:
         """True when this process compared the directory's watch list less than WATCH_RECHECK_NS ago;
@@ -408,36 +407,6 @@ class Session:
             for name in self._fallbacks
         ]
 
-    def _chain(self, start_dir: str) -> tuple[str, ...]:
-        """Real directories from the root down to `start_dir`, stopping at the project boundary.
-
-        Walking up a *resolved* path visits only real directories (each ancestor of a canonical path is
-        canonical), so resolving once is realpath at every step; walking up the unresolved path instead
-        would let `proj/link -> /elsewhere` pull in /elsewhere's ancestors.
-        """
-        cached = self._chains.get(start_dir)
-        if cached is not None:
-            return cached
-        chain: list[str] = []
-        current = os.path.realpath(start_dir)
-        while is_inside(current, self.project.root):
-            chain.append(current)
-            if current == self.project.root:
-                break
-            current = os.path.dirname(current)
-        result = tuple(reversed(chain))
-        self._chains[start_dir] = result
-        if result:
-            self._chains[result[-1]] = result  # the same chain, asked for by its real name
-        return result
-
-    def _capped(self, chain: Sequence[str], work: Pass) -> Sequence[str]:
-        """At most MAX_DEPTH levels below the root: a 2,000-deep tree must not cost seconds per call."""
-        if len(chain) <= MAX_DEPTH + 1:
-            return chain
-        work.warnings.append(f"{self.project.display(chain[MAX_DEPTH])}/: {TOO_DEEP}")
-        return chain[: MAX_DEPTH + 1]
-
     def _resolve_dir(
         self, directory: str, state: ChannelState, work: Pass, reason: LoadReason | None, match: Matcher
     ) -> None:
@@ -456,119 +425,11 @@ class Session:
                     work.dropped.append(state.drop(path).display)
         complete = True
         for candidate in candidates:
-            if not self._resolve(candidate, state, work, reason, match):
+            if not resolve(self.project, candidate, state, work, reason, match):
                 complete = False
         if complete:
             state.scanned[directory] = watch
             self._watched[(id(state), directory)] = time.monotonic_ns()  # as good as a comparison
-
-    def _refresh(self, path: str, state: ChannelState, work: Pass, trigger: str) -> None:
-        """Re-read a loaded file whose mtime or size changed; drop it when it is gone."""
-        entry = state.loaded[path]
-        try:
-            info = os.stat(path)
-        except OSError:
-            info = None
-        if info is not None and (info.st_mtime_ns, info.st_size) == (entry.mtime_ns, entry.size):
-            return
-        outcome = self.project.read(Candidate(path, Tier(entry.tier))) if info is not None else None
-        if outcome is None or outcome.file is None:
-            state.drop(path)
-            work.dropped.append(entry.display)
-            return
-        file = outcome.file
-        entry.mtime_ns, entry.size, entry.body_bytes = file.mtime_ns, file.size, file.body_bytes
-        state.blocks[path] = file  # replaces the old text in place: never both versions
-        globs = file.scope.patterns if file.scope is not None else ()
-        work.loads.append(Load(file, LoadReason(entry.reason), trigger=trigger, globs=globs, updated=True))
-        include_imports(self.project, file, state, work)
-
-    def _resolve(
-        self, candidate: Candidate, state: ChannelState, work: Pass, reason: LoadReason | None, match: Matcher
-    ) -> bool:
-        """Resolve one candidate; False when it must be looked at again on a later touch."""
-        if candidate.path in state.loaded:
-            return True
-        outcome = self.project.read(candidate)
-        if outcome is None:
-            return True
-        if outcome.skip is not None:
-            work.skips.append(outcome.skip)
-            work.warnings.append(f"{outcome.skip.path}: {outcome.skip.why}")
-            return False
-        file = outcome.file
-        assert file is not None
-        work.warnings.extend(file.warnings)
-        if file.scope_error is not None:
-            work.skips.append(Skip(file.display, f"not injected: {file.scope_error}"))
-            return False
-        if file.manual:
-            work.skips.append(Skip(file.display, "applies only on request (no scope and not always-apply)"))
-            return True
-        if file.scope is None:
-            self._load(candidate, file, state, work, reason or LoadReason.NESTED_TRAVERSAL, None)
-            return True
-        trigger = match(file.scope, candidate)
-        if trigger is None:
-            work.scope_skipped += 1
-            patterns = list(file.scope.patterns)
-            work.skips.append(Skip(file.display, f"scope {patterns} does not match {work.against}"))
-            return False
-        self._load(candidate, file, state, work, reason or LoadReason.PATH_GLOB_MATCH, trigger)
-        return True
-
-    def _load(
-        self,
-        candidate: Candidate,
-        file: InstructionFile,
-        state: ChannelState,
-        work: Pass,
-        reason: LoadReason,
-        trigger: str | None,
-    ) -> None:
-        identity = state.new_identity(candidate.path)
-        if identity is None:
-            return
-        entry = LoadedEntry(
-            file.display,
-            file.mtime_ns,
-            file.size,
-            reason.value,
-            file.tier.value,
-            candidate.directory,
-            file.body_bytes,
-        )
-        state.add(candidate.path, entry, identity, file)
-        if file.body_bytes > self.project.max_bytes:
-            work.warnings.append(
-                f"{file.display}: {file.body_bytes:,} bytes is over the whole budget of "
-                f"{self.project.max_bytes:,} bytes by itself; it will be cut and push out broader files"
-            )
-        globs = file.scope.patterns if file.scope is not None else ()
-        work.loads.append(Load(file, reason, trigger=trigger, globs=globs))
-        include_imports(self.project, file, state, work)
-
-    def _scope_path(self, rel: str, candidate: Candidate) -> str | None:
-        """Project scopes match paths relative to the root; user and managed rules, relative to the cwd; a
-        nested rule, relative to its directory (None: the path is not under that directory)."""
-        if candidate.base == "root":
-            return rel
-        if candidate.base == "dir" and candidate.directory is not None:
-            return _under(rel, relative_posix(candidate.directory, self.project.root))
-        trailing = "/" if rel.endswith("/") else ""
-        absolute = os.path.join(self.project.root, *rel.rstrip("/").split("/"))
-        return os.path.relpath(absolute, self.cwd).replace(os.sep, "/") + trailing
-
-
-def _under(rel: str, directory: str) -> str | None:
-    """Root-relative `rel` relative to root-relative `directory`, None when it is not below it."""
-    if not directory:
-        return rel
-    return (
-        rel[len(directory) + 1 :]
-        if rel.startswith(directory + "/") and len(rel) > len(directory) + 1
-        else None
-    )
 
 
 def _why(error: Exception) -> str:
@@ -596,15 +457,3 @@ def merge_discoveries(trigger: str, steps: list[Discovery], channel: str = "main
         dropped=tuple(d for step in steps for d in step.dropped),
         skipped=tuple(s for step in steps for s in step.skipped),
     )
-
-
-def _chain_down(root: str, cwd: str) -> list[str]:
-    """Directories from the root down to the cwd, root first."""
-    chain = [cwd]
-    current = cwd
-    while current != root:
-        current = os.path.dirname(current)
-        chain.append(current)
-        if os.path.dirname(current) == current:
-            break
-    return list(reversed(chain))
