@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +69,16 @@ def test_also_once_committed_on_the_branch(capsys: pytest.CaptureFixture[str], t
         ("docs/CLAUDE.md", "added"),
         ("src/AGENTS.md", "changed"),
     ]
+
+
+def test_the_document_matches_the_shipped_schema(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    root = locked_repo(tmp_path)
+    (root / "CLAUDE.md").write_text("# Rules\nedited\n", encoding="utf-8")
+    _, doc = check(capsys, root, "--base", "main")
+    assert doc["working_changes"] and doc["changes"]
+    text = resources.files("jitctx").joinpath("schemas", "provenance.json").read_text(encoding="utf-8")
+    jsonschema.validate(doc, json.loads(text))
 
 
 def test_no_change_passes(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

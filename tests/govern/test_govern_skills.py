@@ -4,6 +4,7 @@ budgeted against Claude Code's 1,536 characters per skill, and covered by explai
 from __future__ import annotations
 
 import json
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -163,3 +164,23 @@ def test_lint_and_provenance_count_skills_alike(capsys: pytest.CaptureFixture[st
     assert checked == len(locked) == 2 and SKILL in locked
     assert main(["lint", "--root", str(root), "--no-git"]) == 0
     assert "2 files (1 instruction file, 1 skill) checked" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [
+        ("budget", ["budget", "--no-git"]),
+        ("explain", ["explain", SKILL, "--no-git"]),
+    ],
+)
+def test_skill_documents_match_the_shipped_schemas(
+    capsys: pytest.CaptureFixture[str], tree: Tree, name: str, args: list[str]
+) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    long = skill_text("name: pdf-tools\ndescription: " + "d" * 1600 + "\n")
+    root = tree({SKILL: long, "CLAUDE.md": "# r\n"})
+    main([*args, "--root", str(root), "--json"])
+    document = json.loads(capsys.readouterr().out)
+    assert "skill" in document or document["skills"]["cut"]
+    text = resources.files("jitctx").joinpath("schemas", f"{name}.json").read_text(encoding="utf-8")
+    jsonschema.validate(document, json.loads(text))
