@@ -61,7 +61,7 @@ NAME_65 = "a" * 65
         ("name: pdf-tools\ndescription: Fill PDF forms.\n", []),
         ("name: pdf-tools\ndescription: Fill forms.\nlicense: MIT\nallowed-tools: Read\n", []),
         ("name: pdf-tools\ndescription: d\ndisable-model-invocation: true\nargument-hint: '[file]'\n", []),
-        ("description: Fill PDF forms.\n", [(SKILL, 1, "skill-name")]),
+        ("description: Fill PDF forms.\n", [(SKILL, 1, "skill-name-missing")]),
         ("name: PDF_Tools\ndescription: d\n", [(SKILL, 2, "skill-name")]),
         ("name: pdf--tools\ndescription: d\n", [(SKILL, 2, "skill-name")]),
         ("name: -pdf-tools\ndescription: d\n", [(SKILL, 2, "skill-name")]),

@@ -23,7 +23,8 @@ rules (severity):
   rule-ignored, rule-misplaced (warning)  a plain .md in .cursor/rules; docs/.cursor/rules.mdc
   skill-frontmatter, skill-name, skill-description (error)  SKILL.md fields against the Agent Skills
                                   spec: name 1-64 lowercase/digits/hyphens = folder, description <= 1,024
-  skill-unknown-field, skill-listing-cut (warning)  a field no agent knows; a listing over 1,536 chars
+  skill-name-missing, skill-unknown-field, skill-listing-cut (warning)  no name (Claude Code takes
+                                  the folder's); a field no agent knows; a listing over 1,536 chars
   frontmatter-unreadable (error)  the rule is never injected
   scope-matches-nothing (warning) a scope pattern matches no file of the repository
   duplicate-rule, duplicate-text (warning)  unconditional files repeating each other

@@ -79,6 +79,13 @@ _RULES = (
         "the skill's folder name.",
     ),
     Rule(
+        "skill-name-missing",
+        Severity.WARNING,
+        "a SKILL.md without a name",
+        "Claude Code names such a skill after its folder, but the Agent Skills spec requires name:, and "
+        "other agents may skip the skill. Add name: <folder name>.",
+    ),
+    Rule(
         "skill-description",
         Severity.ERROR,
         "a skill's description is missing or longer than 1,024 characters",

@@ -207,9 +207,8 @@ def _one(skill: Skill) -> list[Finding]:
     name, line = skill.name, skill.line_of("name")
     name_fix = f"name: {skill.folder} (the folder name)"
     if not name:
-        found.append(
-            finding("skill-name", skill.path, 1, "'name' is missing; the spec requires it", name_fix)
-        )
+        message = "'name' is missing: Claude Code takes the folder name, but the spec requires it"
+        found.append(finding("skill-name-missing", skill.path, 1, message, name_fix))
     elif len(name) > NAME_MAX:
         message = f"'name' is {len(name)} characters; the spec allows at most {NAME_MAX}"
         found.append(finding("skill-name", skill.path, line, message, "shorten it, and rename the folder"))
