@@ -7,7 +7,9 @@ Each case is one hook process fed one PostToolUse of a warm session of a copy of
 * quick:  a Read in src/ui/, whose directory chain and rules were settled earlier: the fast lane
           (`adapters.quick_hook`) proves nothing loads, without the engine;
 * slow:   a Read in docs/summary/, a directory this session has not scanned: the engine runs, reads
-          the session state, walks the new directory, saves (the state is reset before each run).
+          the session state, walks the new directory, saves (the state is reset before each run);
+* quick, script / slow, script: the same through the `jitctx` console script (what `install` writes),
+          which does not import runpy as `python -m` does.
 
 Runs alternate (python, quick, slow, python, ...) so drift in machine load hits all alike; the figures
 are medians of wall time. Targets: slow <= 3x python, quick <= 2x. --importtime lists, for each path, the
@@ -95,6 +97,10 @@ def main() -> int:
         run(hook, quick, env)
         saved = snapshot(state)
         cases = {"python -c pass": (bare, b""), "quick": (hook, quick), "slow": (hook, slow)}
+        script = Path(sys.executable).with_name("jitctx")
+        if script.is_file():  # the console script installed hooks run: no runpy, as `-m` has
+            command = [sys.executable, str(script), *hook[3:]]
+            cases.update({"quick, script": (command, quick), "slow, script": (command, slow)})
         wall: dict[str, list[float]] = {name: [] for name in cases}
         for _ in range(args.runs):
             for name, (command, stdin) in cases.items():
