@@ -117,3 +117,21 @@ def call_hook(hook_env: dict[str, str], tmp_path: Path) -> Callable[..., dict[st
         return run_hook(host, raw, HookEnv(**settings))
 
     return call
+
+
+# Claude Code releases whose own nested loading differs (jitctx.adapters.claude_release): the older loads
+# nested files and scoped rules only after its Read tool, the newer also after Write, Edit, `@path` and
+# one-file shell reads.
+OLD_RELEASE = "2.1.197"
+WIDE_RELEASE = "2.1.332"
+
+
+@pytest.fixture(params=[OLD_RELEASE, WIDE_RELEASE])
+def release(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[str, bool]:
+    """A transcript written by a Claude Code release (path, does it load nested files beyond Read?);
+    each test that takes it runs once per release."""
+    version: str = request.param
+    path = tmp_path / f"transcript-{version}.jsonl"
+    record = {"type": "user", "sessionId": "x", "version": version, "cwd": str(tmp_path)}
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    return str(path), version == WIDE_RELEASE

@@ -32,8 +32,9 @@ def test_codex_tool_names_reach_the_registry(
 
 def test_every_tool_in_the_installed_matchers_has_a_declaration() -> None:
     assert set(claude_code.TOOLS) <= set(REGISTRY)
-    claude_matcher = next(e for e in claude_code.ENTRIES if e.event == "PostToolUse").matcher
-    assert claude_matcher == "|".join(claude_code.TOOLS)
+    # Claude Code: one PostToolBatch per batch of tool calls (it takes no matcher), no PostToolUse.
+    claude_events = {e.event: e.matcher for e in claude_code.ENTRIES}
+    assert claude_events["PostToolBatch"] is None and "PostToolUse" not in claude_events
     codex_matcher = next(e for e in codex.ENTRIES if e.event == "PostToolUse").matcher
     assert codex_matcher is not None
     for name in codex_matcher.split("|"):

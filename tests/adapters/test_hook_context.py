@@ -137,8 +137,12 @@ def test_mentions(prompt: str, expected: list[str]) -> None:
 # -- what the host loads by itself ---------------------------------------------------------------------------
 
 
-def host(agent: str, cwd: str = ROOT) -> HostFiles:
-    return HostFiles(get_profile(agent), ROOT, cwd, HOME)
+OLD = (2, 1, 197)  # Claude Code loads nested files only after its Read tool
+WIDE = (2, 1, 332)  # also after Write and Edit
+
+
+def host(agent: str, cwd: str = ROOT, release: tuple[int, int, int] | None = OLD) -> HostFiles:
+    return HostFiles(get_profile(agent), ROOT, cwd, HOME, release)
 
 
 def native_row(
@@ -149,10 +153,11 @@ def native_row(
     cwd: str = ROOT,
     tier: Tier = Tier.PROJECT,
     scoped: bool = False,
+    release: tuple[int, int, int] | None = OLD,
 ) -> bool:
     root = HOME if tier is Tier.USER else ROOT
     the_load = load(display, root=root, tier=tier, scoped=scoped)
-    return host(agent, cwd).native(the_load, tool, set())
+    return host(agent, cwd, release).native(the_load, tool, set())
 
 
 @pytest.mark.parametrize(
@@ -201,6 +206,29 @@ def test_scoped_rules_are_not_loaded_at_start_but_after_a_read() -> None:
     assert native_row("claude-code", ".claude/rules/ui.md", None, scoped=True) is False
     assert native_row("claude-code", ".claude/rules/ui.md", "Read", scoped=True) is True
     assert native_row("claude-code", ".claude/rules/ui.md", "Write", scoped=True) is False
+
+
+@pytest.mark.parametrize(
+    ("display", "tool", "scoped", "old", "wide"),
+    [
+        ("src/CLAUDE.md", "Read", False, True, True),
+        ("src/CLAUDE.md", "Write", False, False, True),
+        ("src/CLAUDE.md", "Edit", False, False, True),
+        ("src/CLAUDE.md", "MultiEdit", False, False, False),  # not seen to load anything
+        ("src/CLAUDE.md", "Bash", False, False, False),  # a one-file shell read is named "Read" upstream
+        (".claude/rules/ui.md", "Write", True, False, True),
+        # No CLAUDE.md on this fixture's chain: AGENTS.md is Claude Code's own name, as after a Read.
+        ("src/AGENTS.md", "Write", False, False, True),
+        (".cursor/rules/a.mdc", "Write", False, False, False),
+    ],
+)
+def test_what_a_claude_code_release_loads_after_a_tool(
+    display: str, tool: str, scoped: bool, old: bool, wide: bool
+) -> None:
+    assert native_row("claude-code", display, tool, scoped=scoped, release=OLD) is old
+    assert native_row("claude-code", display, tool, scoped=scoped, release=WIDE) is wide
+    # An unknown release (no transcript to read) is taken as the newest.
+    assert native_row("claude-code", display, tool, scoped=scoped, release=None) is wide
 
 
 def test_user_files_follow_the_host() -> None:

@@ -2,7 +2,8 @@
 
 The event's cwd places that call's relative paths; the session keeps the directory it started in, which
 is where the host loaded its own files. Shell reads are touches like Read calls, and for Claude Code a file
-brought by a shell read is jitctx's to send (Claude Code loads nested files only on its Read tool).
+brought by a shell read is jitctx's to send where the release does not load it itself: 2.1.197 loaded
+nested files only on its Read tool, 2.1.332 also after a shell command that reads one file (`cat f`).
 """
 
 from __future__ import annotations
@@ -31,18 +32,18 @@ def project(tree: Any) -> Path:
     return root
 
 
-def event(cwd: Path, session: str, name: str, **fields: Any) -> dict[str, Any]:
+def event(cwd: Path, session: str, name: str, transcript: str = "/t.jsonl", **fields: Any) -> dict[str, Any]:
     return {
         "session_id": session,
-        "transcript_path": "/t.jsonl",
+        "transcript_path": transcript,
         "cwd": str(cwd),
         "hook_event_name": name,
         **fields,
     }
 
 
-def bash(cwd: Path, session: str, command: str) -> dict[str, Any]:
-    return event(cwd, session, "PostToolUse", tool_name="Bash", tool_input={"command": command})
+def bash(cwd: Path, session: str, command: str, transcript: str = "/t.jsonl") -> dict[str, Any]:
+    return event(cwd, session, "PostToolUse", transcript, tool_name="Bash", tool_input={"command": command})
 
 
 def test_a_write_after_cd_sends_the_directorys_file(project: Path, call_hook: Any, answers: Any) -> None:
@@ -55,10 +56,15 @@ def test_a_write_after_cd_sends_the_directorys_file(project: Path, call_hook: An
     assert "applies to tools/made.py" in answers.context(write)
 
 
-def test_relative_paths_resolve_against_the_events_cwd(project: Path, call_hook: Any, answers: Any) -> None:
-    call_hook("claude-code", event(project, "s", "SessionStart", source="startup"), use_git=False)
-    read = call_hook("claude-code", bash(project / "tools", "s", "cat ../src/api/users.ts"), use_git=False)
-    assert answers.sent(read) == ["src/api/CLAUDE.md", "src/api/AGENTS.md"]
+def test_relative_paths_resolve_against_the_events_cwd(
+    project: Path, call_hook: Any, answers: Any, release: tuple[str, bool]
+) -> None:
+    transcript, wide = release
+    call_hook("claude-code", event(project, "s", "SessionStart", transcript, source="startup"), use_git=False)
+    cat = bash(project / "tools", "s", "cat ../src/api/users.ts", transcript)
+    read = call_hook("claude-code", cat, use_git=False)
+    # The newer release loads src/api/CLAUDE.md after a one-file `cat` itself; AGENTS.md it never does.
+    assert answers.sent(read) == [*([] if wide else ["src/api/CLAUDE.md"]), "src/api/AGENTS.md"]
 
 
 def test_the_start_directory_survives_events_from_elsewhere(
@@ -76,21 +82,27 @@ def test_the_start_directory_survives_events_from_elsewhere(
 def test_a_new_window_takes_the_new_start_directory(project: Path, call_hook: Any, answers: Any) -> None:
     call_hook("claude-code", event(project / "tools", "s", "SessionStart", source="startup"), use_git=False)
     call_hook("claude-code", event(project, "s", "SessionStart", source="clear"), use_git=False)
-    assert answers.sent(call_hook("claude-code", bash(project, "s", "cat tools/gen.py"), use_git=False)) == [
+    # `nl` is a read no Claude Code release follows itself; the new window (at the root) lacks
+    # tools/CLAUDE.md.
+    assert answers.sent(call_hook("claude-code", bash(project, "s", "nl tools/gen.py"), use_git=False)) == [
         "tools/CLAUDE.md"
     ]
 
 
 def test_a_shell_read_is_sent_and_a_later_read_tool_sends_nothing_again(
-    project: Path, call_hook: Any, answers: Any
+    project: Path, call_hook: Any, answers: Any, release: tuple[str, bool]
 ) -> None:
-    call_hook("claude-code", event(project, "s", "SessionStart", source="startup"), use_git=False)
-    shell = call_hook("claude-code", bash(project, "s", "sed -n '1,80p' src/ui/Footer.tsx"), use_git=False)
-    assert answers.sent(shell) == [".claude/rules/tsx.md"]  # Claude Code loads no rule on a Bash read
+    transcript, wide = release
+    call_hook("claude-code", event(project, "s", "SessionStart", transcript, source="startup"), use_git=False)
+    sed = bash(project, "s", "sed -n '1,80p' src/ui/Footer.tsx", transcript)
+    shell = call_hook("claude-code", sed, use_git=False)
+    # 2.1.197 loads no rule on a Bash read; 2.1.332 does after a one-file `sed -n` itself.
+    assert answers.sent(shell) == ([] if wide else [".claude/rules/tsx.md"])
     read = event(
         project,
         "s",
         "PostToolUse",
+        transcript,
         tool_name="Read",
         tool_input={"file_path": str(project / "src/ui/Footer.tsx")},
     )
@@ -139,7 +151,8 @@ def test_nested_rules_are_claude_codes_own_where_it_reads_them(
     )
     call_hook("claude-code", event(root / "pkg", "s", "SessionStart", source="startup"), use_git=False)
     assert call_hook("claude-code", bash(root / "pkg", "s", "touch src/new.py"), use_git=False) == {}
-    write = call_hook("claude-code", bash(root / "pkg", "s", "cat src/a.tsx"), use_git=False)
+    # A two-file `cat` is a read no release follows itself.
+    write = call_hook("claude-code", bash(root / "pkg", "s", "cat src/a.tsx src/b.tsx"), use_git=False)
     assert answers.sent(write) == ["pkg/.claude/rules/tsx.md"]
 
     call_hook("claude-code", event(root, "r", "SessionStart", source="startup"), use_git=False)

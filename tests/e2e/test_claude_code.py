@@ -77,6 +77,25 @@ def test_c_a_shell_read_of_a_nested_claude_md_directory(claude: ClaudeHarness) -
     outcome.expect("JX-RULE-COMPONENTS")
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        "egrep main tools/gen.py",  # one file: the client loads its nested files itself (2.1.332)
+        "sed -n '1,2p' tools/gen.py",
+        "cat tools/gen.py src/ui/Footer.tsx",  # two files, a pipe, a redirection: jitctx's to send
+        "cat tools/gen.py | head -2",
+        "cat tools/gen.py 2>/dev/null",
+        "nl -ba tools/gen.py",
+    ],
+)
+def test_c_shell_reads_bring_each_file_once(claude: ClaudeHarness, command: str) -> None:
+    """(c) Whichever shell reads this release follows itself, tools/CLAUDE.md and the **/*.py rule reach
+    the model once: jitctx sends exactly what the client leaves out."""
+    outcome = claude.run("Show it.", [Script([[Call("Bash", {"command": command})]])])
+    outcome.expect("JX-TOOLS-CLAUDE")
+    outcome.expect("JX-RULE-PYTHON")
+
+
 def test_d_a_command_that_moves_the_cwd(claude: ClaudeHarness) -> None:
     """(d) Bash `cd tools && echo 'X=1' > made.py`: the shell's cwd moves into tools/ (Claude Code reports
     it as the cwd of every later event), and the write lands in tools/made.py, so tools/CLAUDE.md must

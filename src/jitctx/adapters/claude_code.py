@@ -3,12 +3,17 @@
 Hook input (code.claude.com/docs/en/hooks), as JSON on stdin; every event carries `session_id`,
 `transcript_path`, `cwd` and `hook_event_name`, and `agent_id` when it fired inside a sub-agent:
 
-    SessionStart        source: startup | resume | clear | compact
+    SessionStart        source: startup | resume | clear | compact | fork
     UserPromptSubmit    prompt
     PostToolUse         tool_name, tool_input, tool_response, tool_use_id
+    PostToolBatch       tool_calls: [{tool_name, tool_input, tool_use_id, tool_response?}]
+    SubagentStart       agent_id, agent_type
     InstructionsLoaded  file_path, memory_type, load_reason, globs, trigger_file_path, parent_file_path
 
 The answer is `{"hookSpecificOutput": {"hookEventName": EVENT, "additionalContext": TEXT}}`, or `{}`.
+PostToolBatch fires once after every call of a batch of parallel tool calls resolved, so jitctx answers a
+batch once (PostToolUse stays understood, for settings written before). SubagentStart's additionalContext
+goes into the sub-agent's own context.
 Hooks are registered in settings.json (`.claude/settings.json` for a project, `.claude/settings.local.json`
 for a project but not committed, `~/.claude/settings.json` for a user) as
 `hooks: {EVENT: [{matcher, hooks: [{type: "command", command, timeout}]}]}`; `timeout` is in seconds.
@@ -42,9 +47,10 @@ TOOLS = (
 TIMEOUT_S = 10
 
 ENTRIES: tuple[HookEntry, ...] = (
-    HookEntry("SessionStart", "startup|resume|clear|compact", TIMEOUT_S),
+    HookEntry("SessionStart", "startup|resume|clear|compact|fork", TIMEOUT_S),
     HookEntry("UserPromptSubmit", None, TIMEOUT_S),
-    HookEntry("PostToolUse", "|".join(TOOLS), TIMEOUT_S),
+    HookEntry("PostToolBatch", None, TIMEOUT_S),
+    HookEntry("SubagentStart", None, TIMEOUT_S),
     HookEntry("InstructionsLoaded", None, TIMEOUT_S),
 )
 
@@ -57,7 +63,16 @@ def _same_tool(tool_name: str, tool_input: Mapping[str, Any]) -> tuple[str, Mapp
 
 HOST = Host(
     name=AGENT,
-    events=frozenset({"SessionStart", "UserPromptSubmit", "PostToolUse", "InstructionsLoaded"}),
+    events=frozenset(
+        {
+            "SessionStart",
+            "UserPromptSubmit",
+            "PostToolUse",
+            "PostToolBatch",
+            "SubagentStart",
+            "InstructionsLoaded",
+        }
+    ),
     map_tool=_same_tool,
 )
 

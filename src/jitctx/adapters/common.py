@@ -25,6 +25,7 @@ from jitctx.discovery.boundary import find_root
 from jitctx.model import Discovery, Load, Startup
 
 if TYPE_CHECKING:  # imported where used: the hook path loads only what an event needs
+    from jitctx.adapters.claude_transcript import Release
     from jitctx.discovery.session import Session
     from jitctx.discovery.store import OpenSession
     from jitctx.telemetry.store import EventStore
@@ -152,21 +153,24 @@ class Engine:
             raise HookError(f"hook event cwd {cwd!r} is not an existing absolute directory")
         agent_id = payload.get("agent_id")
         channel = agent_id if isinstance(agent_id, str) and agent_id else "main"
-        if event == "PostToolUse":
-            tool_name, tool_input = self._tool(payload)
-            from jitctx.touched import affected_paths
-
-            paths = [_placed(cwd, p) for p in affected_paths(tool_name, tool_input)]
-            return self._discover(event, session_id, cwd, channel, paths, payload["tool_name"])
+        if event in ("PostToolUse", "PostToolBatch"):
+            calls = [payload] if event == "PostToolUse" else self._batch(payload)
+            touched = Touched(self.host, payload, cwd)
+            for call in calls:
+                touched.add_call(*self._tool(call))
+            return self._discover(event, session_id, cwd, channel, touched)
         if event == "UserPromptSubmit":
             prompt = payload.get("prompt")
             if not isinstance(prompt, str):
                 raise HookError("UserPromptSubmit event has no 'prompt' string")
-            found = [p for p in (_placed(cwd, m) for m in mentions(prompt)) if os.path.exists(p)]
-            return self._discover(event, session_id, cwd, channel, found, None)
+            touched = Touched(self.host, payload, cwd)
+            touched.add_mentions(mentions(prompt))
+            return self._discover(event, session_id, cwd, channel, touched)
         if event == "SessionStart":
             source = payload.get("source")
             return self._session_start(session_id, cwd, source if isinstance(source, str) else "startup")
+        if event == "SubagentStart":
+            return self._subagent_start(session_id, cwd, channel, payload.get("transcript_path"))
         raise HookError(f"hook event {event!r} is accepted but has no handler")  # pragma: no cover
 
     # -- events ----------------------------------------------------------------------------------------
@@ -175,10 +179,22 @@ class Engine:
         tool_name = text_field(payload, "tool_name")
         tool_input = payload.get("tool_input")
         if not isinstance(tool_input, Mapping):
-            raise HookError(f"PostToolUse tool_input is a {type(tool_input).__name__}, not an object")
+            raise HookError(f"{tool_name} tool_input is a {type(tool_input).__name__}, not an object")
         return self.host.map_tool(tool_name, tool_input)
 
+    @staticmethod
+    def _batch(payload: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+        calls = payload.get("tool_calls")
+        if not isinstance(calls, list) or not all(isinstance(call, Mapping) for call in calls):
+            raise HookError("PostToolBatch event has no 'tool_calls' list of objects")
+        return calls
+
     def _session_start(self, session_id: str, cwd: str, source: str) -> Answer:
+        if source == "fork":
+            # A copy of another conversation under a new id: it holds what the old one was sent, and the
+            # host reloads its own startup files. Which conversation it copied, the transcript tells from
+            # the first tool call on (it does not exist yet), so nothing is opened or sent now.
+            return self._hand_over({})
         fresh = source in ("startup", "clear")  # a fresh context window holds nothing of ours
         context = _Context(self, session_id, cwd, fresh=fresh)
         if fresh:
@@ -196,22 +212,47 @@ class Engine:
                 loads = []  # a resumed conversation still holds what we sent before
             return self._hand_over(answer("SessionStart", context.fit(loads)))
 
-    def _discover(
-        self, event: str, session_id: str, cwd: str, channel: str, paths: list[str], tool: str | None
-    ) -> Answer:
-        if not paths:
+    def _subagent_start(self, session_id: str, cwd: str, channel: str, transcript: object) -> Answer:
+        """A sub-agent starts with a fresh context: the host gives it its own startup files, jitctx the
+        rest of what applies from the root down to the session's directory, in the sub-agent's channel."""
+        if channel == "main":
+            raise HookError("SubagentStart event has no 'agent_id' string")
+        context = _Context(self, session_id, cwd, transcript=transcript)
+        with context.open() as opened:
+            session = opened.session
+            if session.started_in(channel):
+                return self._hand_over({})  # the same sub-agent again (a resumed one) holds them
+            startup = session.startup(channel)
+            sent = context.outgoing(startup.loaded, None)
+            context.log_startup(session, sent, signals=startup.signals, startup=startup, channel=channel)
+            return self._hand_over(answer("SubagentStart", context.fit(sent)))
+
+    def _discover(self, event: str, session_id: str, cwd: str, channel: str, touched: Touched) -> Answer:
+        if not touched.paths:
             # Nothing touched: answered without opening the session (most Bash calls land here). A session
             # that has not started yet starts with the next event that touches a path.
             return {}
         from jitctx.discovery.session import merge_discoveries
 
-        context = _Context(self, session_id, cwd)
+        context = _Context(self, session_id, cwd, transcript=touched.transcript, release=touched.release)
         with context.open() as opened:
             session = opened.session
             loads = context.start(session) if opened.new and channel == "main" else []
+            # Paths after which the host loads nested files itself go first: in a batch, a Write and a
+            # shell read of one directory leave its CLAUDE.md to the host, whichever call came first.
+            paths = sorted(
+                touched.paths, key=lambda p: not context.host_files.loads_nested_after(touched.tools[p])
+            )
             steps = [context.with_trigger(step) for step in session.discover_many(paths, channel)]
-            step = merge_discoveries(tool or "prompt", steps, channel)
-            sent = context.outgoing(step.loaded, tool or "")
+            step = merge_discoveries(touched.label, steps, channel)
+            # Per touched path: what the host loaded by itself depends on how that path was touched.
+            parents: set[str] = set()
+            sent = [
+                load
+                for one in steps
+                for load in one.loaded
+                if not context.host_files.native(load, touched.tool_of(one.trigger), parents)
+            ]
             context.log_discovery(session, step, sent, channel)
             loads.extend(sent)
             return self._hand_over(answer(event, context.fit(loads, dropped_notes(step.dropped))))
@@ -237,6 +278,75 @@ class Engine:
             log_problem(self.env.state_dir, self.host.name, message)
 
         return EventStore(self.env.state_dir / "events", warn=warn)
+
+
+class Touched:
+    """The paths one event touched, placed against the shell's directory, and for each the tool the host
+    agent counts it under: "Read" where the host itself loads the path's nested files (a one-file `cat`,
+    an `@path`, a Write in newer Claude Code releases), the call's own tool name otherwise."""
+
+    def __init__(self, host: Host, payload: Mapping[str, Any], cwd: str) -> None:
+        self.cwd = cwd
+        self.paths: list[str] = []
+        self.tools: dict[str, str] = {}
+        self.label = "prompt"
+        # Only Claude Code loads nested files by itself, and which calls count depends on its release.
+        self._claude = host.name == "claude-code"
+        self.transcript = payload.get("transcript_path")
+        self._release: Any = ()  # read lazily, once: () is "not read yet"
+        self._names: list[str] = []
+
+    @property
+    def release(self) -> Release | None:
+        """The Claude Code release that sent the event (None: unknown, or another host)."""
+        if self._release == ():
+            from jitctx.adapters.claude_transcript import release_of
+
+            self._release = release_of(self.transcript) if self._claude else None
+        release: Release | None = self._release
+        return release
+
+    def _add(self, path: str, tool: str) -> None:
+        if path not in self.tools:
+            self.paths.append(path)
+            self.tools[path] = tool
+        elif tool == "Read":
+            self.tools[path] = tool  # loaded by the host through one call of the batch: held
+
+    def add_call(self, tool_name: str, tool_input: Mapping[str, Any]) -> None:
+        from jitctx.touched import affected_paths
+
+        paths = [_placed(self.cwd, p) for p in affected_paths(tool_name, tool_input)]
+        if not paths:
+            return
+        self._names.append(tool_name)
+        self.label = "+".join(dict.fromkeys(self._names))
+        host_read = None
+        if tool_name == "Bash" and self._claude:
+            from jitctx.adapters.claude_release import shell_read_by_client
+
+            host_read = shell_read_by_client(tool_input.get("command"), self.cwd, self.release)
+        for path in paths:
+            self._add(path, "Read" if path == host_read else tool_name)
+
+    def add_mentions(self, mentioned: Sequence[str]) -> None:
+        """`@path`s of a prompt that exist; newer Claude Code releases attach a mentioned file and load
+        its nested files themselves."""
+        for path in (_placed(self.cwd, m) for m in mentioned):
+            if os.path.isfile(path) and self._claude:
+                from jitctx.adapters.claude_release import wide
+
+                self._add(path, "Read" if wide(self.release) else "")
+            elif os.path.exists(path):
+                self._add(path, "")
+
+    def tool_of(self, trigger: str) -> str:
+        """The tool a discovery step's trigger path was touched by ("" for a prompt mention)."""
+        found = self.tools.get(trigger) or self.tools.get(os.path.normpath(trigger))
+        if found is None:
+            real = os.path.realpath(trigger)
+            found = next((tool for path, tool in self.tools.items() if os.path.realpath(path) == real), "")
+        return found
 
 
 def _saved_start(sessions: Path, key: str) -> str | None:
@@ -273,7 +383,15 @@ class _Context:
     start directory it saved; `fresh` (SessionStart for a new context window) takes the event's.
     """
 
-    def __init__(self, engine: Engine, session_id: str, event_cwd: str, fresh: bool = False) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        session_id: str,
+        event_cwd: str,
+        fresh: bool = False,
+        transcript: object = None,
+        release: Release | None = None,
+    ) -> None:
         from jitctx.adapters.native import HostFiles
         from jitctx.discovery.store import SessionStore
         from jitctx.profiles import get_profile
@@ -284,18 +402,34 @@ class _Context:
         self.store = SessionStore(engine.env.state_dir / "sessions")
         # Namespaced, so a Codex and a Claude Code session (or `jitctx touch --session`) never share state.
         self.key = f"{engine.host.name}.{session_id}"
-        started_in = None if fresh else _saved_start(self.store.directory, self.key)
+        self.parent = None if fresh else self._forked_from(transcript)
+        started_in = None if fresh else _saved_start(self.store.directory, self.parent or self.key)
         self.cwd = started_in or event_cwd
         self.project = Project(
             find_root(self.cwd, _markers()), profile=DISCOVERY_PROFILE, home=engine.env.home
         )
         self.host_files = HostFiles(
-            get_profile(engine.host.name), self.project.root, self.cwd, self.project.home
+            get_profile(engine.host.name), self.project.root, self.cwd, self.project.home, release
         )
         self._events: EventStore | None = None
 
+    def _forked_from(self, transcript: object) -> str | None:
+        """The saved session this one's conversation was copied from (Claude Code's `--fork-session`),
+        when this one has no state of its own yet."""
+        if self.engine.host.name != "claude-code" or self.store.path_for(self.key).exists():
+            return None
+        from jitctx.adapters.claude_transcript import forked_from
+
+        parent = forked_from(transcript, self.session_id)
+        if parent is None:
+            return None
+        key = f"{self.engine.host.name}.{parent}"
+        return key if self.store.path_for(key).exists() else None
+
     def open(self) -> AbstractContextManager[OpenSession]:
-        return self.store.open(self.project, self.key, cwd=self.cwd, use_git=self.engine.env.use_git)
+        return self.store.open(
+            self.project, self.key, cwd=self.cwd, use_git=self.engine.env.use_git, inherit=self.parent
+        )
 
     def outgoing(self, loads: tuple[Load, ...] | list[Load], tool: str | None) -> list[Load]:
         """The loads the host does not have by itself (`tool` None: at session start)."""
@@ -337,7 +471,12 @@ class _Context:
         self._events.append(record)
 
     def log_startup(
-        self, session: Session, sent: list[Load], signals: tuple[str, ...], startup: Startup | None = None
+        self,
+        session: Session,
+        sent: list[Load],
+        signals: tuple[str, ...],
+        startup: Startup | None = None,
+        channel: str = "main",
     ) -> None:
         from jitctx.telemetry.events import event_from_startup
 
@@ -345,7 +484,8 @@ class _Context:
         record = event_from_startup(
             replace(base, signals=signals, loaded=tuple(sent)),
             session_id=self.session_id,
-            cumulative_bytes=self._held_bytes(session, "main"),
+            cumulative_bytes=self._held_bytes(session, channel),
+            channel=channel,
         )
         self._append(record)
 

@@ -4,14 +4,13 @@ jitctx discovers with its own profile (every format), then asks a host profile w
 
 * at session start (and again after compaction) the host loads its own file names on the chain from the
   root to the cwd, its unconditional rules, and its user and managed files;
-* while it works, a host whose profile has `native_jit` loads its own nested files and path-scoped rules,
-  after a *read*. Claude Code's memory docs: nested CLAUDE.md files "are only included when Claude reads
-  files in those subtrees" (docs.claude.com, Claude Code memory). So after a Read they count as the host's;
-  after Write, Bash or anything else jitctx sends them. Edit counts as a write too: a user report of
-  v2.1.170 (anthropics/claude-code#68607) says edits inject nested memory as well, but Claude Code refuses
-  an Edit of a file it has not read, so the Read came first and its files are already held: an Edit
-  finds nothing new either way. Codex (`native_jit = False`) never loads nested files, so everything
-  beyond its root-to-cwd AGENTS.md goes out;
+* while it works, a host whose profile has `native_jit` loads its own nested files and path-scoped rules
+  after some tool calls. Claude Code's memory docs: nested CLAUDE.md files "are only included when Claude
+  reads files in those subtrees" (docs.claude.com, Claude Code memory). Which calls count depends on the
+  release (`claude_release`: Read always; Write, Edit, `@path` and one-file shell reads in newer ones);
+  the engine names a call the client treats as a read "Read". After anything else jitctx sends them.
+  Codex (`native_jit = False`) never loads nested files, so everything beyond its root-to-cwd AGENTS.md
+  goes out;
 * an `@import` is native exactly when the file that imports it is.
 
 Only names and places are compared, never contents: the profile is the single place that knows a host.
@@ -21,19 +20,21 @@ from __future__ import annotations
 
 import os
 
+from jitctx.adapters.claude_release import tool_loads_nested
+from jitctx.adapters.claude_transcript import Release
 from jitctx.discovery.boundary import is_inside, relative_posix
 from jitctx.model import InstructionFile, Load, LoadReason, Tier
 from jitctx.profiles import Profile, RulesDir
-
-# Tools after which Claude Code itself loads nested CLAUDE.md files and path-scoped rules.
-NATIVE_READ_TOOLS: dict[str, frozenset[str]] = {"claude-code": frozenset({"Read"})}
 
 
 class HostFiles:
     """What one host agent holds by itself, for one project root, cwd and home directory."""
 
-    def __init__(self, host: Profile, root: str, cwd: str, home: str | None) -> None:
+    def __init__(
+        self, host: Profile, root: str, cwd: str, home: str | None, release: Release | None = None
+    ) -> None:
         self.host = host
+        self.release = release  # the host's release, when known (None: the newest behaviour)
         self.root = root
         self.home = home
         self.managed = {os.path.realpath(p) for p in host.managed_files}
@@ -55,7 +56,6 @@ class HostFiles:
             if not any(os.path.lexists(os.path.join(root, *d.split("/"), unless)) for d in self.cwd_chain)
         )
         self.dir_names = sorted((*host.dir_files, *fallbacks, *host.local_files), key=len, reverse=True)
-        self.read_tools = NATIVE_READ_TOOLS.get(host.name, frozenset())
 
     # -- what kind of file is it, for this host? --------------------------------------------------------
 
@@ -129,9 +129,13 @@ class HostFiles:
         """Does the host hold this file after a call of `tool_name` that brought it into scope?"""
         if self.at_startup(file):
             return True
-        if not self.host.native_jit or tool_name not in self.read_tools:
+        if not self.loads_nested_after(tool_name):
             return False
         return self._place(file)[0] in ("dir", "rule", "dir_rule")
+
+    def loads_nested_after(self, tool_name: str) -> bool:
+        """Does the host load a touched path's nested files and scoped rules after this tool?"""
+        return self.host.native_jit and tool_loads_nested(tool_name, self.release)
 
     def native(self, load: Load, tool_name: str | None, native_parents: set[str]) -> bool:
         """Whether the host has this load without jitctx; `native_parents` collects native displays so

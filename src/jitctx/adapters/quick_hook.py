@@ -1,10 +1,10 @@
-"""The hook's fast lane: a Claude Code PostToolUse that certainly loads nothing, answered without the engine.
+"""The hook's fast lane: a Claude Code tool event that certainly loads nothing, answered without the engine.
 
 Most tool calls touch places whose rules were settled earlier in the session. `jitctx.discovery.quick`
 proves that from the quick index the session store keeps; this module turns the proof into the hook's
 answer (`{}`) and the same discovery record the engine would have logged (a miss still counts in the hit
-rate's denominator). Anything unusual — another event, a sub-agent, several paths, a missing index, a
-change on disk — returns False and the full engine answers instead.
+rate's denominator). A PostToolUse or a PostToolBatch qualifies; anything unusual — another event, a
+sub-agent, several paths, a missing index, a change on disk — returns False and the engine answers.
 
 Imports: os, time, json (the caller's), the quick checker, and signal once an index is read; nothing that
 builds classes at import time.
@@ -28,26 +28,36 @@ _APPEND = os.O_WRONLY | os.O_APPEND | os.O_CREAT
 def try_quick(agent: str, raw: bytes, state_dir: str) -> bool:
     """True when the event was answered here (the caller prints `{}`); False: run the engine."""
     started = time.perf_counter()
-    if agent != "claude-code" or b'"PostToolUse"' not in raw:
+    if agent != "claude-code" or (b'"PostToolUse"' not in raw and b'"PostToolBatch"' not in raw):
         return False
     try:
         payload = json.loads(raw)
-        if not isinstance(payload, dict) or payload.get("hook_event_name") != "PostToolUse":
+        if not isinstance(payload, dict):
+            return False
+        event = payload.get("hook_event_name")
+        if event == "PostToolUse":
+            calls = [payload]
+        elif event == "PostToolBatch" and isinstance(payload.get("tool_calls"), list):
+            calls = payload["tool_calls"]
+        else:
             return False
         if payload.get("agent_id"):
             return False  # a sub-agent's channel: the engine keeps its state apart
         session_id, cwd = payload.get("session_id"), payload.get("cwd")
-        tool_name, tool_input = payload.get("tool_name"), payload.get("tool_input")
         if not (isinstance(session_id, str) and session_id and isinstance(cwd, str)):
-            return False
-        if not (isinstance(tool_name, str) and isinstance(tool_input, dict)):
             return False
         from jitctx.touched import affected_paths
 
-        paths = affected_paths(tool_name, tool_input)
+        paths: list[str] = []
+        for call in calls:
+            tool_name = call.get("tool_name") if isinstance(call, dict) else None
+            tool_input = call.get("tool_input") if isinstance(call, dict) else None
+            if not (isinstance(tool_name, str) and isinstance(tool_input, dict)):
+                return False
+            paths.extend(affected_paths(tool_name, tool_input))
         if not paths:
             return os.path.isabs(cwd)  # nothing touched: the engine too answers {} and records nothing
-        if len(paths) != 1:
+        if len(set(paths)) != 1:
             return False  # several paths: the engine merges them into one record
         key = f"{agent}.{session_id}"
         index: dict[str, Any] = json.loads(

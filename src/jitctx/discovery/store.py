@@ -37,6 +37,7 @@ class OpenSession:
     session: Session
     new: bool
     warnings: list[str] = field(default_factory=list)
+    inherited: bool = False  # started from another session's saved state
 
 
 class SessionStore:
@@ -48,9 +49,18 @@ class SessionStore:
 
     @contextmanager
     def open(
-        self, project: Project, session_id: str, *, cwd: str | None = None, use_git: bool = True
+        self,
+        project: Project,
+        session_id: str,
+        *,
+        cwd: str | None = None,
+        use_git: bool = True,
+        inherit: str | None = None,
     ) -> Iterator[OpenSession]:
-        """Yield the session with its saved state; save it back when the block ends without error."""
+        """Yield the session with its saved state; save it back when the block ends without error.
+
+        `inherit` names a session whose saved state a session without one of its own starts from (a
+        conversation copied into a new session id holds what the old one was sent)."""
         path = self.path_for(session_id)
         warnings: list[str] = []
         try:
@@ -68,6 +78,9 @@ class SessionStore:
                 session = Session(project, cwd=cwd, session_id=session_id, use_git=use_git)
                 opened = OpenSession(session, new=True, warnings=warnings)
                 data, raw = _load(path, opened.warnings)
+                if data is None and inherit is not None and inherit != session_id:
+                    data, _ = _load(self.path_for(inherit), opened.warnings)
+                    opened.inherited = data is not None
                 if data is not None:
                     problems = session.restore(data)
                     opened.warnings.extend(problems)

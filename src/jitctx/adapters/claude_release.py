@@ -1,0 +1,67 @@
+"""What a given Claude Code release loads by itself after a tool call, beyond its Read tool.
+
+Claude Code's nested loading (nested CLAUDE.md files and path-scoped rules of a touched file) has widened
+across releases. Run against a scripted model (tests/e2e), 2.1.197 loaded them only after its Read tool;
+2.1.332 also after Write and Edit, after an `@path` in the prompt, and after a shell command that reads
+exactly one file with `cat`, `head`, `tail`, `sed`, `grep`, `egrep` or `rg` (flags allowed: `cat -n`,
+`head -50`, `sed -n '1,5p'`) and nothing else: not `cat a b`, not `cat a | head`, not `cat a 2>/dev/null`,
+not `cd dir && cat a`, not `nl`, `wc` or `less` (`fgrep` is taken with `egrep`: the client's changelog
+names the three greps together). jitctx sends what the
+release in use does not load, so each file reaches the model once.
+
+The release is read from the session's transcript (`claude_transcript.release_of`). When it cannot be
+read, the newest behaviour is assumed: Claude Code updates itself, and the transcript is there from the
+first tool call on.
+"""
+
+from __future__ import annotations
+
+import os
+
+from jitctx.adapters.claude_transcript import Release
+from jitctx.touched.commands import resolve_program
+from jitctx.touched.lexer import Op, Unterminated, Word, tokenize
+
+# The first release seen to load nested files after Write, Edit, `@path` and one-file shell reads.
+WIDE_NATIVE_JIT: Release = (2, 1, 332)
+# The shell programs whose one-file reads that release treats as a read of that file.
+SHELL_READERS = frozenset({"cat", "head", "tail", "sed", "grep", "egrep", "fgrep", "rg"})
+_WRITING_TOOLS = frozenset({"Write", "Edit"})
+
+
+def wide(release: Release | None) -> bool:
+    """Does this release (None: unknown, taken as the newest) load nested files beyond Read?"""
+    return release is None or release >= WIDE_NATIVE_JIT
+
+
+def tool_loads_nested(tool_name: str, release: Release | None) -> bool:
+    """Does the release load the nested files of the path a call of this tool touched?"""
+    return tool_name == "Read" or (tool_name in _WRITING_TOOLS and wide(release))
+
+
+def shell_read_by_client(command: object, cwd: str, release: Release | None) -> str | None:
+    """The one file a shell command reads that the release itself treats as read (absolute), or None.
+
+    Only the forms that release was seen to follow: one simple command, no pipe, list or `cd`, one of
+    SHELL_READERS, exactly one file operand. Anything else is jitctx's to follow."""
+    if not isinstance(command, str) or not wide(release):
+        return None
+    try:
+        tokens = tokenize(command)
+    except (Unterminated, ValueError):
+        return None
+    if any(isinstance(token, Op) for token in tokens):
+        return None  # a pipe, a list, a redirection: not the single read the client follows
+    words = [token for token in tokens if isinstance(token, Word)]
+    program = resolve_program(words)
+    if program is None or program[0] not in SHELL_READERS:
+        return None
+    from jitctx.touched.bash import read_targets, write_targets
+
+    if write_targets(command):
+        return None  # `sed -i`: a write, not a read
+    targets = read_targets(command)
+    if len(targets) != 1:
+        return None
+    path = os.path.normpath(os.path.join(cwd, targets[0]))
+    return path if os.path.isfile(path) else None  # `rg x src/`: a directory search loads nothing
