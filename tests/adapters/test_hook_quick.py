@@ -63,6 +63,17 @@ def test_warm_read_is_answered_quickly_and_recorded(
     assert quick_miss["trigger_file_path"] == str(project / "src/api/users.ts")
 
 
+def test_the_fast_lane_keeps_the_events_ids(
+    project: Path, hook_env: dict[str, str], run_hook_process: Any
+) -> None:
+    state = Path(hook_env["JITCTX_STATE_DIR"])
+    run_hook_process("claude-code", shell_read(project, "src/api/users.ts"))
+    warm = {**shell_read(project, "src/api/users.ts"), "prompt_id": "p-1", "tool_use_id": "toolu_9"}
+    assert try_quick("claude-code", json.dumps(warm).encode(), str(state))
+    quick_miss = records(state)[-1]
+    assert (quick_miss["prompt_id"], quick_miss["tool_use_id"]) == ("p-1", "toolu_9")
+
+
 def test_the_fast_lane_defers_whenever_something_changed(project: Path, hook_env: dict[str, str],
                                                          run_hook_process: Any) -> None:  # fmt: skip
     state = Path(hook_env["JITCTX_STATE_DIR"])

@@ -61,10 +61,6 @@ def test_a_touch_deep_down_is_answered_quickly(deep: tuple[Path, str], tmp_path:
     assert time.monotonic() - started < 1.0
 
 
-@pytest.mark.xfail(
-    reason="govern/repo_files.py _walk_files lists files with os.walk, which recurses once per level "
-    "(RecursionError) when git cannot list them; it should use jitctx.walk.walk_tree"
-)
 def test_lint_survives_a_deep_tree(deep: tuple[Path, str]) -> None:
     root, _ = deep
     done = subprocess.run(

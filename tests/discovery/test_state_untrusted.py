@@ -102,17 +102,8 @@ PLACES = {
 }
 
 
-XFAIL_SAVED_START = pytest.mark.xfail(
-    reason="adapters/common.py _saved_start opens the quick index with open(); it should use "
-    "jitctx.discovery.quick.read_state_file",
-    raises=subprocess.TimeoutExpired,
-)
-
-
 @pytest.mark.parametrize("plant", ["fifo", "zero"])
-@pytest.mark.parametrize(
-    "place", [pytest.param(p, marks=XFAIL_SAVED_START) if p == "quick index" else p for p in PLACES]
-)
+@pytest.mark.parametrize("place", list(PLACES))
 def test_a_planted_file_never_blocks_a_call(
     repo: Path, hook_env: dict[str, str], place: str, plant: str
 ) -> None:

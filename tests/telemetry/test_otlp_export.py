@@ -387,3 +387,41 @@ def test_a_cleared_log_is_read_again_from_its_start(env: Path, receiver: Receive
     assert export("--otlp", receiver.endpoint) == 0
     new = receiver.log_records()[sent:]
     assert len(new) == 40 and {r[0]["session.id"] for r in new} == {"sess-9"}
+
+
+def test_the_hooks_ids_reach_the_export(
+    tmp_path: Path, receiver: Receiver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Run through the hook itself (engine, fast lane and a batch): the records keep the prompt and tool
+    call ids of the event, and the export names them as Claude Code's own telemetry does."""
+    from jitctx.adapters import claude_code
+    from jitctx.adapters.common import HookEnv, run_hook
+
+    monkeypatch.setenv("JITCTX_HOME", str(tmp_path / "home"))
+    state = tmp_path / "state"
+    monkeypatch.setenv("JITCTX_STATE_DIR", str(state))
+    root = tmp_path / "proj"
+    write_tree(root, {".git/HEAD": "x\n", "api/AGENTS.md": "# API\n", "api/users.ts": "x\n"})
+
+    def hook(**fields: Any) -> dict[str, Any]:
+        event = {"session_id": "ids", "transcript_path": "/t.jsonl", "cwd": str(root), **fields}
+        return run_hook(claude_code.HOST, json.dumps(event), HookEnv(state_dir=state, use_git=False))
+
+    nl = {"command": "nl api/users.ts"}
+    hook(
+        hook_event_name="PostToolUse", prompt_id="p-7", tool_name="Bash", tool_input=nl, tool_use_id="toolu_1"
+    )
+    batch = [
+        {"tool_name": "Bash", "tool_input": nl, "tool_use_id": "toolu_2"},
+        {"tool_name": "Bash", "tool_input": {"command": "nl api/x.ts"}, "tool_use_id": "toolu_3"},
+    ]
+    hook(hook_event_name="PostToolBatch", prompt_id="p-8", tool_calls=batch)
+    assert main(["export", "--otlp", receiver.endpoint]) == 0
+    discoveries = [a for a, _, _ in receiver.log_records() if a.get("jitctx.kind") == "discovery"]
+    assert [(a.get("prompt.id"), a.get("gen_ai.tool.call.id")) for a in discoveries] == [
+        ("p-7", "toolu_1"),
+        ("p-8", None),
+    ]
+    assert discoveries[1]["jitctx.tool_use_ids"] == ["toolu_2", "toolu_3"]
+    startups = [a for a, _, _ in receiver.log_records() if a.get("jitctx.kind") == "startup"]
+    assert startups and startups[0]["prompt.id"] == "p-7"

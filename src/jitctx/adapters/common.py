@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from jitctx.adapters.context import CONTEXT_LIMIT, dropped_notes, fit_with_notes, mentions
+from jitctx.adapters.touches import Touched
 from jitctx.discovery.boundary import find_root
 from jitctx.model import Discovery, Load, Startup
 
@@ -101,10 +102,16 @@ def log_problem(state_dir: Path, agent: str, message: str) -> None:
     """Append one line to `<state dir>/hook.log`; a log that cannot be written is given up silently."""
     stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime())
     line = f"{stamp}Z {agent}: {' '.join(message[:2000].split())}\n"
+    from jitctx.discovery.quick import open_state_file
+
     try:
         state_dir.mkdir(parents=True, exist_ok=True)
-        with open(state_dir / "hook.log", "a", encoding="utf-8") as log:
-            log.write(line)
+        # A FIFO or a device planted as the log would block every call: regular files of ours only.
+        fd = open_state_file(str(state_dir / "hook.log"), os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+        try:
+            os.write(fd, line.encode("utf-8", "backslashreplace"))
+        finally:
+            os.close(fd)
     except OSError:
         pass
 
@@ -130,6 +137,7 @@ class Engine:
         self.env = env
         self.deliver = deliver
         self.handed_over = False  # `deliver` was called (whether or not it succeeded)
+        self.ids: dict[str, Any] = {}  # the prompt and tool call ids of the event, for its records
 
     def _hand_over(self, result: Answer) -> Answer:
         """Deliver `result` before the session state is saved (called inside the open session)."""
@@ -142,6 +150,9 @@ class Engine:
         event = text_field(payload, "hook_event_name")
         if event not in self.host.events:
             raise HookError(f"unknown hook event {event!r} for {self.host.name}")
+        from jitctx.adapters.hook_ids import hook_ids
+
+        self.ids = hook_ids(payload)
         if event == "InstructionsLoaded":
             self._record_host_load(payload)
             return {}
@@ -155,7 +166,7 @@ class Engine:
         channel = agent_id if isinstance(agent_id, str) and agent_id else "main"
         if event in ("PostToolUse", "PostToolBatch"):
             calls = [payload] if event == "PostToolUse" else self._batch(payload)
-            touched = Touched(self.host, payload, cwd)
+            touched = Touched(self.host.name == "claude-code", payload.get("transcript_path"), cwd)
             for call in calls:
                 touched.add_call(*self._tool(call))
             return self._discover(event, session_id, cwd, channel, touched)
@@ -163,7 +174,7 @@ class Engine:
             prompt = payload.get("prompt")
             if not isinstance(prompt, str):
                 raise HookError("UserPromptSubmit event has no 'prompt' string")
-            touched = Touched(self.host, payload, cwd)
+            touched = Touched(self.host.name == "claude-code", payload.get("transcript_path"), cwd)
             touched.add_mentions(mentions(prompt))
             return self._discover(event, session_id, cwd, channel, touched)
         if event == "SessionStart":
@@ -269,6 +280,7 @@ class Engine:
         except OSError:
             size = None
         record = event_from_instructions_loaded(payload, root=root, file_bytes=size)
+        record.update(self.ids)
         self.event_store().append(record)
 
     def event_store(self) -> EventStore:
@@ -280,82 +292,12 @@ class Engine:
         return EventStore(self.env.state_dir / "events", warn=warn)
 
 
-class Touched:
-    """The paths one event touched, placed against the shell's directory, and for each the tool the host
-    agent counts it under: "Read" where the host itself loads the path's nested files (a one-file `cat`,
-    an `@path`, a Write in newer Claude Code releases), the call's own tool name otherwise."""
-
-    def __init__(self, host: Host, payload: Mapping[str, Any], cwd: str) -> None:
-        self.cwd = cwd
-        self.paths: list[str] = []
-        self.tools: dict[str, str] = {}
-        self.label = "prompt"
-        # Only Claude Code loads nested files by itself, and which calls count depends on its release.
-        self._claude = host.name == "claude-code"
-        self.transcript = payload.get("transcript_path")
-        self._release: Any = ()  # read lazily, once: () is "not read yet"
-        self._names: list[str] = []
-
-    @property
-    def release(self) -> Release | None:
-        """The Claude Code release that sent the event (None: unknown, or another host)."""
-        if self._release == ():
-            from jitctx.adapters.claude_transcript import release_of
-
-            self._release = release_of(self.transcript) if self._claude else None
-        release: Release | None = self._release
-        return release
-
-    def _add(self, path: str, tool: str) -> None:
-        if path not in self.tools:
-            self.paths.append(path)
-            self.tools[path] = tool
-        elif tool == "Read":
-            self.tools[path] = tool  # loaded by the host through one call of the batch: held
-
-    def add_call(self, tool_name: str, tool_input: Mapping[str, Any]) -> None:
-        from jitctx.touched import affected_paths
-
-        paths = [_placed(self.cwd, p) for p in affected_paths(tool_name, tool_input)]
-        if not paths:
-            return
-        self._names.append(tool_name)
-        self.label = "+".join(dict.fromkeys(self._names))
-        host_read = None
-        if tool_name == "Bash" and self._claude:
-            from jitctx.adapters.claude_release import shell_read_by_client
-
-            host_read = shell_read_by_client(tool_input.get("command"), self.cwd, self.release)
-        for path in paths:
-            self._add(path, "Read" if path == host_read else tool_name)
-
-    def add_mentions(self, mentioned: Sequence[str]) -> None:
-        """`@path`s of a prompt that exist; newer Claude Code releases attach a mentioned file and load
-        its nested files themselves."""
-        for path in (_placed(self.cwd, m) for m in mentioned):
-            if os.path.isfile(path) and self._claude:
-                from jitctx.adapters.claude_release import wide
-
-                self._add(path, "Read" if wide(self.release) else "")
-            elif os.path.exists(path):
-                self._add(path, "")
-
-    def tool_of(self, trigger: str) -> str:
-        """The tool a discovery step's trigger path was touched by ("" for a prompt mention)."""
-        found = self.tools.get(trigger) or self.tools.get(os.path.normpath(trigger))
-        if found is None:
-            real = os.path.realpath(trigger)
-            found = next((tool for path, tool in self.tools.items() if os.path.realpath(path) == real), "")
-        return found
-
-
 def _saved_start(sessions: Path, key: str) -> str | None:
     """The directory a saved session started in (its quick index records it), if it still exists."""
-    from jitctx.discovery.quick import quick_file_name
+    from jitctx.discovery.quick import quick_file_name, read_state_file
 
-    try:
-        with open(sessions / quick_file_name(key), encoding="utf-8") as handle:
-            index = json.load(handle)
+    try:  # a regular file of ours, bounded, never waited on (a FIFO there would block the hook)
+        index = json.loads(read_state_file(str(sessions / quick_file_name(key))))
     except (OSError, ValueError, RecursionError):
         return None
     start = index.get("cwd") if isinstance(index, dict) else None
@@ -368,11 +310,6 @@ def _markers() -> tuple[str, ...]:
     from jitctx.profiles import ROOT_MARKERS
 
     return ROOT_MARKERS
-
-
-def _placed(cwd: str, path: str) -> str:
-    """A path of a tool call or prompt, made absolute against the shell's directory at that event."""
-    return os.path.normpath(os.path.join(cwd, os.path.expanduser(path)))
 
 
 class _Context:
@@ -466,6 +403,7 @@ class _Context:
 
     def _append(self, record: dict[str, Any]) -> None:
         record["agent"] = self.engine.host.name
+        record.update(self.engine.ids)
         if self._events is None:
             self._events = self.engine.event_store()
         self._events.append(record)

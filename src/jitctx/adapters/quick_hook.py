@@ -66,7 +66,9 @@ def try_quick(agent: str, raw: bytes, state_dir: str) -> bool:
         skipped = _within(QUIET_BUDGET_S, quiet, index, cwd, paths[0])
         if skipped is None:
             return False
-        _record(state_dir, index, session_id, cwd, paths[0], skipped, agent, started)
+        from jitctx.adapters.hook_ids import hook_ids
+
+        _record(state_dir, index, session_id, cwd, paths[0], skipped, agent, started, hook_ids(payload))
         return True
     except (OSError, ValueError, RecursionError, TimeoutError):
         return False
@@ -99,7 +101,7 @@ def _within(seconds: float, work: Any, *args: Any) -> Any:
 
 def _record(
     state_dir: str, index: dict[str, Any], session_id: str, cwd: str, path: str, skipped: int, agent: str,
-    started: float,
+    started: float, ids: dict[str, Any],
 ) -> None:  # fmt: skip
     """The record of a miss, field for field as `telemetry.events.event_from_discovery` writes it."""
     now = time.time()
@@ -119,6 +121,7 @@ def _record(
         "trigger_file_path": os.path.normpath(os.path.join(cwd, path)),
         "loaded": [],
         "agent": agent,
+        **ids,
     }
     line = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
     directory = os.path.join(state_dir, "events")

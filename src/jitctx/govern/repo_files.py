@@ -94,9 +94,11 @@ def _git_files(root: str) -> tuple[set[str] | None, str | None]:
 
 
 def _walk_files(root: str) -> list[str]:
+    from jitctx.walk import walk_tree
+
     found: list[str] = []
-    for current, dirnames, filenames in os.walk(root, followlinks=False):
-        dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS]
+    # Iterative and depth-capped: os.walk recurses once per level, and a 2,000-deep tree overflows it.
+    for current, _dirnames, filenames in walk_tree(root, skip=SKIP_DIRS):
         rel = os.path.relpath(current, root)
         prefix = "" if rel == "." else rel.replace(os.sep, "/") + "/"
         found.extend(prefix + name for name in filenames)

@@ -57,6 +57,10 @@ class _Miss(msgspec.Struct, forbid_unknown_fields=True):
     dropped: list[str] | None = None
     host_loaded: list[str] | None = None  # a hit the host served itself (see adapters.common)
     truncated: dict[str, int] | None = None
+    # The client's ids of the prompt and tool calls (adapters.hook_ids), for exports.
+    prompt_id: str | None = None
+    tool_use_id: str | None = None
+    tool_use_ids: list[str] | None = None
 
 
 _DECODER = msgspec.json.Decoder(_Miss)

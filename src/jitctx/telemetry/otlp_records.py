@@ -99,6 +99,9 @@ def common_attributes(record: Mapping[str, Any], rid: str, agent: str | None) ->
         value = _text(record, source)
         if value is not None:
             attributes[name] = value
+    calls = record.get("tool_use_ids")  # a batch of parallel calls: one record for all of them
+    if isinstance(calls, list) and calls and all(isinstance(c, str) for c in calls):
+        attributes["jitctx.tool_use_ids"] = list(calls)
     attributes["jitctx.source"] = _text(record, "source") or "jitctx"
     if agent is not None:
         attributes["jitctx.agent"] = agent
