@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from jitctx.cli.cmd_explain import to_json
 from jitctx.discovery.explain import explain
 from jitctx.project import Project
+from jitctx.reports.explain import to_json
 from jitctx.telemetry.scan import stats_from_log
 
 pytest.importorskip("mcp")

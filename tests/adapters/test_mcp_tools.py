@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from jitctx.adapters.mcp_server import MAX_PATHS, McpTools, ToolAnswer
-from jitctx.cli.cmd_explain import to_json, to_text
 from jitctx.discovery.explain import explain
 from jitctx.project import Project
+from jitctx.reports.explain import to_json, to_text
 from jitctx.telemetry.scan import stats_from_log
 
 

@@ -23,13 +23,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
-from jitctx.cli.render_loads import load_json
 from jitctx.discovery.boundary import is_inside
 from jitctx.discovery.session import Session
 from jitctx.discovery.store import SessionStore
 from jitctx.errors import JitctxError, UsageError
 from jitctx.model import Discovery, Load, Startup
 from jitctx.project import Project
+from jitctx.reports.loads import load_json
 
 MAX_PATHS = 1000  # per call; a model asking for more is looping, not working
 EXTRA_HINT = "install the extra: pip install 'jitctx[mcp]'"
@@ -184,8 +184,8 @@ class McpTools:
         return ToolAnswer(document, _context_text(loads, touched, dropped))
 
     def _explain(self, path: str, cwd: str | None) -> ToolAnswer:
-        from jitctx.cli.cmd_explain import to_json, to_text
         from jitctx.discovery.explain import explain
+        from jitctx.reports.explain import to_json, to_text
 
         _check_text(path, "path")
         base = self._cwd(cwd)

@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Any
 
-from jitctx.assemble import fit_profile
-from jitctx.assemble.budget import BudgetResult
 from jitctx.cli.common import add_agent, add_json, path_argument, print_json, root_for_path, table
 from jitctx.cli.state import user_config_path, user_home
-from jitctx.discovery.explain import Explanation, explain
+from jitctx.discovery.explain import explain
 from jitctx.errors import UsageError
 from jitctx.govern.skills import explain_skill, skill_at
 from jitctx.profiles import ROOT_MARKERS
 from jitctx.project import Project
+from jitctx.reports.explain import to_json, to_text
 
 HELP = """\
 Answers "why did (or didn't) my rule reach the agent?" in the order you would check by hand:
@@ -58,84 +56,7 @@ def run(args: argparse.Namespace) -> int:
             document["skill"] = skill.to_dict()
         print_json(document)
     else:
-        print(to_text(result, project))
+        print(to_text(result, project, table))
         if skill is not None:
             print("\n" + "\n".join(explain_skill(skill)))
     return 0
-
-
-def to_json(result: Explanation, project: Project) -> dict[str, Any]:
-    budget = fit_profile(result.blocks, project.profile)
-    return {
-        "path": result.rel if result.rel is not None else result.target,
-        "inside": result.rel is not None,
-        "root": project.root,
-        "agent": project.profile.name,
-        "signals": list(result.startup.signals),
-        "verdicts": [
-            {
-                "path": v.path,
-                "loads": v.loads,
-                "kind": v.kind,
-                "reason": v.reason,
-                "why": v.why,
-                **({"globs": list(v.globs), "against": v.against} if v.globs else {}),
-            }
-            for v in result.verdicts
-        ],
-        "notes": list(result.notes),
-        "budget": budget.to_dict(),
-    }
-
-
-def to_text(result: Explanation, project: Project) -> str:
-    shown = result.rel if result.rel is not None else result.target
-    lines = [f"explain {shown}   (agent {project.profile.name}, root {project.root})", ""]
-    loads = [v for v in result.verdicts if v.loads]
-    misses = [v for v in result.verdicts if not v.loads]
-    if loads:
-        lines.append("reaches the agent:")
-        lines.append(
-            _indent(
-                table(["file", "when", "reason", "why"], [[v.path, v.kind, v.reason, v.why] for v in loads])
-            )
-        )
-    else:
-        lines.append("no instruction file reaches the agent")
-    mismatches = [v for v in misses if v.kind == "scope_mismatch"]
-    if mismatches:
-        lines += ["", "scoped rules that do not match (glob vs path):"]
-        rows = [[v.path, ", ".join(v.globs), "vs", v.against or ""] for v in mismatches]
-        lines.append(_indent(table(["file", "globs", "", "path"], rows)))
-    others = [v for v in misses if v.kind != "scope_mismatch"]
-    if others:
-        lines += ["", "does not reach the agent:"]
-        lines.append(_indent(table(["file", "why"], [[v.path, v.why] for v in others])))
-    lines += ["", *budget_lines(fit_profile(result.blocks, project.profile))]
-    if result.notes:
-        lines.append("")
-        lines.extend(f"note: {note}" for note in result.notes)
-    return "\n".join(lines)
-
-
-def budget_lines(budget: BudgetResult) -> list[str]:
-    """What the budget does to the files that arrive: cut, dropped, bytes kept and lost."""
-    head = (
-        f"budget ({budget.mode}): payload {budget.payload_bytes:,} of {budget.limit:,} bytes, "
-        f"headroom {budget.headroom:,}"
-    )
-    rows = [
-        [f.display, f.status, f.bytes_kept, f.bytes_lost, f.chars_lost, f.note]
-        for f in budget.files
-        if f.status != "kept"
-    ]
-    if not rows:
-        return [head + "; every file fits whole"]
-    return [
-        head,
-        _indent(table(["file", "status", "kept", "lost", "chars lost", "note"], rows, right=(2, 3, 4))),
-    ]
-
-
-def _indent(text: str) -> str:
-    return "\n".join("  " + line for line in text.splitlines())

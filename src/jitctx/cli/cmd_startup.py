@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 
 from jitctx.cli.common import add_common, open_project, print_json, table, warn
-from jitctx.cli.render_loads import load_rows, startup_json
 from jitctx.discovery.session import Session
+from jitctx.reports.loads import load_rows, startup_json
 
 HELP = """\
 Startup loads every unconditional instruction file on the chain from the root to the cwd, plus the

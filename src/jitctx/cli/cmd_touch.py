@@ -9,13 +9,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from jitctx.cli.common import add_common, count, open_project, print_json, shown, table, warn
-from jitctx.cli.render_loads import startup_json
+from jitctx.cli.common import add_common, count, open_project, print_json, table, warn
 from jitctx.cli.state import add_state_dir, state_dir
 from jitctx.discovery.session import Session
 from jitctx.discovery.store import OpenSession, SessionStore
 from jitctx.model import Discovery, Startup
 from jitctx.project import Project
+from jitctx.reports.loads import startup_json
+from jitctx.reports.table import shown
 
 HELP = """\
 Each PATH is what a tool call read or wrote. For each, jitctx walks from its directory up to the root

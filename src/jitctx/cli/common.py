@@ -13,6 +13,7 @@ from jitctx.discovery.boundary import find_root
 from jitctx.errors import UsageError
 from jitctx.profiles import DEFAULT_PROFILE, PROFILES, ROOT_MARKERS
 from jitctx.project import Project
+from jitctx.reports.table import plain_table, shown
 
 __all__ = ["find_root", "path_argument", "root_for_path"]
 
@@ -153,12 +154,6 @@ def print_json(document: Any) -> None:
     sys.stdout.write(shown(text) + "\n")
 
 
-def shown(text: str) -> str:
-    """`text` writable as UTF-8: each lone surrogate (a byte of a file name that is not UTF-8) becomes
-    its backslash escape, `caf\\udce9`, instead of an exception."""
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
-
-
 def warn(message: str) -> None:
     from jitctx.cli.colour import paint
 
@@ -179,26 +174,9 @@ def count(number: int, noun: str) -> str:
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]], *, right: Sequence[int] = ()) -> str:
-    """An aligned plain-text table; columns listed in `right` are right-aligned (numbers)."""
-    cells = [[shown(str(h)) for h in headers], *[[shown(str(c)) for c in row] for row in rows]]
-    widths = [max(display_width(row[i]) for row in cells) for i in range(len(headers))]
-    lines = []
-    for row in cells:
-        parts = []
-        for i, cell in enumerate(row):
-            pad = " " * (widths[i] - display_width(cell))
-            parts.append(pad + cell if i in right else cell + pad)
-        lines.append("  ".join(parts).rstrip())
+    """An aligned plain-text table, its header line bold on a terminal; columns in `right` right-aligned."""
     from jitctx.cli.colour import paint
 
+    lines = plain_table(headers, rows, right=right).split("\n")
     lines[0] = paint(lines[0], "bold", sys.stdout)
     return "\n".join(lines)
-
-
-def display_width(text: str) -> int:
-    """Columns a string takes in a terminal: wide (CJK) characters take two."""
-    if text.isascii():
-        return len(text)
-    import unicodedata
-
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
