@@ -425,3 +425,26 @@ def test_the_hooks_ids_reach_the_export(
     assert discoveries[1]["jitctx.tool_use_ids"] == ["toolu_2", "toolu_3"]
     startups = [a for a, _, _ in receiver.log_records() if a.get("jitctx.kind") == "startup"]
     assert startups and startups[0]["prompt.id"] == "p-7"
+
+
+def test_the_hook_never_loads_the_exporter(tmp_path: Path) -> None:
+    """Export runs from a SessionEnd hook or a timer, never on a tool call: the hook process imports no
+    OpenTelemetry module, even with a [telemetry] section in the user config."""
+    home = tmp_path / "home"
+    write_tree(home, {".config/jitctx/config.toml": '[telemetry]\nendpoint = "http://127.0.0.1:9"\n'})
+    root = tmp_path / "proj"
+    write_tree(root, {".git/HEAD": "x\n", "api/AGENTS.md": "# API\n", "api/users.ts": "x\n"})
+    event = {"session_id": "s", "transcript_path": "/t.jsonl", "cwd": str(root),
+             "hook_event_name": "PostToolUse", "tool_name": "Bash",
+             "tool_input": {"command": "nl api/users.ts"}}  # fmt: skip
+    code = (
+        "import sys, io; sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()));"
+        "from jitctx.cli.main import main; code = main(['hook', 'claude-code', '--no-git']);"
+        "sys.stderr.write(repr(sorted(m for m in sys.modules if m.startswith('opentelemetry'))))"
+    )
+    env = {**os.environ, "JITCTX_HOME": str(home), "JITCTX_STATE_DIR": str(tmp_path / "state"),
+           "XDG_CONFIG_HOME": str(home / ".config")}  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", code, json.dumps(event)], capture_output=True, text=True,
+                          env=env, timeout=60, check=False)  # fmt: skip
+    assert done.returncode == 0 and "api/AGENTS.md" in done.stdout, done.stderr
+    assert done.stderr.endswith("[]"), done.stderr
