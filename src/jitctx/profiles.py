@@ -56,6 +56,9 @@ class Profile:
     native_jit: bool = True
     # File names the agent already loads on its own; a hook must not send them again.
     native_files: tuple[str, ...] = ()
+    # Does a scope in the frontmatter of a directory's own file (a nested CLAUDE.md) narrow when it loads?
+    # jitctx's own feature; Claude Code honours `paths:` only in rules folders.
+    dir_file_scopes: bool = True
 
 
 _CLAUDE_MANAGED = ("/etc/claude-code/CLAUDE.md", "/Library/Application Support/ClaudeCode/CLAUDE.md")
@@ -105,6 +108,9 @@ PROFILES: dict[str, Profile] = {
             render="claude",
             glob_dialect="gitignore",
             native_files=("CLAUDE.md", ".claude/CLAUDE.md", "AGENTS.md", "CLAUDE.local.md"),
+            # The real client loads a nested CLAUDE.md on a Read in its subtree whatever its `paths:`
+            # say (tests/e2e); only `.claude/rules/` files are scoped.
+            dir_file_scopes=False,
         ),
         Profile(
             name="codex",

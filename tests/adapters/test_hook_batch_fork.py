@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from tests.adapters.events import hook_event as event
+
 TREE: dict[str, str] = {
     ".git/HEAD": "ref: refs/heads/main\n",
     "CLAUDE.md": "# Root\n",
@@ -26,11 +28,6 @@ TREE: dict[str, str] = {
 def project(tree: Any) -> Path:
     root: Path = tree(TREE)
     return root
-
-
-def event(root: Path, session: str, name: str, transcript: str = "/t.jsonl", **fields: Any) -> dict[str, Any]:
-    return {"session_id": session, "transcript_path": transcript, "cwd": str(root), "hook_event_name": name,
-            **fields}  # fmt: skip
 
 
 def call(tool: str, **tool_input: Any) -> dict[str, Any]:

@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from tests.adapters.events import hook_event as event
+
 TREE: dict[str, str] = {
     ".git/HEAD": "ref: refs/heads/main\n",
     "CLAUDE.md": "# Root\n",
@@ -30,16 +32,6 @@ TREE: dict[str, str] = {
 def project(tree: Any) -> Path:
     root: Path = tree(TREE)
     return root
-
-
-def event(cwd: Path, session: str, name: str, transcript: str = "/t.jsonl", **fields: Any) -> dict[str, Any]:
-    return {
-        "session_id": session,
-        "transcript_path": transcript,
-        "cwd": str(cwd),
-        "hook_event_name": name,
-        **fields,
-    }
 
 
 def bash(cwd: Path, session: str, command: str, transcript: str = "/t.jsonl") -> dict[str, Any]:

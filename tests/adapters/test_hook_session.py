@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from tests.adapters.events import hook_event as event
+
 PACKAGES = 5
 TREE: dict[str, str] = {
     ".git/HEAD": "ref: refs/heads/main\n",  # a root marker; git itself is not needed (use_git=False)
@@ -52,16 +54,6 @@ def tool_call(rng: random.Random, root: Path) -> tuple[str, dict[str, Any], str]
     if tool == "Bash":
         return tool, {"command": f"touch {rel}"}, rel
     return tool, {"file_path": str(root / rel)}, rel
-
-
-def event(root: Path, session: str, name: str, transcript: str = "/t.jsonl", **fields: Any) -> dict[str, Any]:
-    return {
-        "session_id": session,
-        "transcript_path": transcript,
-        "cwd": str(root),
-        "hook_event_name": name,
-        **fields,
-    }
 
 
 @pytest.fixture

@@ -119,6 +119,30 @@ def test_claude_code_subfolder_of_a_git_repo(
     assert "examples/mono/.claude/rules/python.md" in shown
 
 
+@pytest.mark.parametrize(("agent", "loads"), [("claude-code", True), ("jitctx", False)])
+def test_a_scope_in_a_nested_claude_md_binds_only_jitctx(tmp_path: Path, agent: str, loads: bool) -> None:
+    """A nested CLAUDE.md whose frontmatter scope does not match the touched file: Claude Code loads it
+    anyway (it honours `paths:` only in `.claude/rules/`; the real client, tests/e2e), while jitctx's own
+    profile keeps the scope. Broken frontmatter does not keep Claude Code from loading the file either."""
+    root = write_tree(
+        tmp_path / "repo",
+        {
+            ".git/HEAD": "x\n",
+            "src/ui/CLAUDE.md": '---\npaths: ["nomatch/**"]\n---\n# UI\n',
+            "src/api/CLAUDE.md": "---\npaths: [unclosed\n---\n# API\n",
+            "src/ui/Footer.tsx": "",
+            "src/api/users.ts": "",
+        },
+    )
+    session = Session(Project(str(root), profile=agent), cwd=str(root), use_git=False)
+    found = [
+        load.file.display
+        for touched in ("src/ui/Footer.tsx", "src/api/users.ts")
+        for load in session.discover(str(root / touched)).loaded
+    ]
+    assert found == (["src/ui/CLAUDE.md", "src/api/CLAUDE.md"] if loads else [])
+
+
 def test_claude_code_reads_agents_md_only_with_no_claude_md_on_the_cwd_chain(tmp_path: Path) -> None:
     """Claude Code reads AGENTS.md (root and nested) only when no directory from the root down to its
     cwd holds a CLAUDE.md; one CLAUDE.md on that chain keeps every AGENTS.md out."""
@@ -142,3 +166,14 @@ def test_claude_code_reads_agents_md_only_with_no_claude_md_on_the_cwd_chain(tmp
     assert [load.file.display for load in session.startup().loaded] == ["CLAUDE.md"]
     assert loaded(session, "api/x.ts") == []
     assert loaded(session, "ui/x.ts") == ["ui/CLAUDE.md"]
+
+
+def test_a_claude_md_above_the_project_root_is_deliberately_not_read(tmp_path: Path) -> None:
+    """Claude Code itself reads CLAUDE.md in every directory from the filesystem root down. jitctx reads
+    nothing outside the project (its boundary), so `startup --agent claude-code` leaves such a file out:
+    deliberately. The hook loses nothing by it, since Claude Code loads those files itself."""
+    outer = write_tree(tmp_path / "outer", {"CLAUDE.md": "# outer\n", "proj/.git/HEAD": "x\n"})
+    write_tree(outer / "proj", {"CLAUDE.md": "# proj\n", "sub/x.py": ""})
+    root = str(outer / "proj")
+    session = Session(Project(root, profile="claude-code"), cwd=str(outer / "proj/sub"), use_git=False)
+    assert [load.file.display for load in session.startup().loaded] == ["CLAUDE.md"]

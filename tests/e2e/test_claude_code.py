@@ -42,6 +42,16 @@ def test_a_read_is_served_by_claude_code_itself(claude: ClaudeHarness) -> None:
     outcome.expect("JX-ROOT-AGENTS", "hook")
 
 
+def test_a_read_loads_a_nested_claude_md_whatever_its_scope(claude: ClaudeHarness) -> None:
+    """(a) A nested CLAUDE.md with a `paths:` scope that does not match: Claude Code loads it on a Read in
+    its subtree all the same (only `.claude/rules/` files are scoped), and jitctx does not send it twice."""
+    ui = claude.root / "src/ui/CLAUDE.md"
+    ui.write_text('---\npaths: ["nomatch/**"]\n---\n' + ui.read_text(), encoding="utf-8")
+    footer = claude.root / "src/ui/Footer.tsx"
+    outcome = claude.run("Read the footer.", [Script([[Call("Read", {"file_path": str(footer)})]])])
+    outcome.expect("JX-UI-CLAUDE", "client")
+
+
 def test_a_a_read_does_not_bring_agents_md_by_itself(claude: ClaudeHarness) -> None:
     """(a) Read src/api/users.ts: Claude Code loads the scoped src/api/** rule itself, but it reads no
     AGENTS.md (not even where no CLAUDE.md is beside it), so src/api/AGENTS.md must come from jitctx."""

@@ -16,25 +16,10 @@ from jitctx.project import Project
 from jitctx.telemetry.replay import read_transcript, replay
 from jitctx.telemetry.replay_host import Usage
 from tests.conftest import write_tree
+from tests.e2e.harness import FILES  # the fixture repository the transcript was recorded in
 
 FIXTURE = Path(__file__).parent / "fixtures" / "claude-2.1.332-attachments.jsonl"
 OLD_ROOT = "/home/dev/acme"
-# The e2e fixture repository the transcript was recorded in (tests/e2e/harness.py).
-FILES = {
-    "CLAUDE.md": "# Project\n\nJX-ROOT-CLAUDE: keep the tests green.\n",
-    "AGENTS.md": "# Agents\n\nJX-ROOT-AGENTS: run the linters before you finish.\n",
-    "src/ui/CLAUDE.md": "# UI\n\nJX-UI-CLAUDE: components use the design tokens.\n",
-    "src/ui/Footer.tsx": "export const Footer = () => null;\n",
-    "src/api/AGENTS.md": "# API\n\nJX-API-AGENTS: handlers validate their input.\n",
-    "src/api/users.ts": "export const users: string[] = [];\n",
-    "tools/CLAUDE.md": "# Tools\n\nJX-TOOLS-CLAUDE: every tool has a main().\n",
-    "tools/gen.py": "def main() -> None:\n    pass\n",
-    ".claude/rules/components.md": (
-        '---\npaths:\n  - "src/ui/**/*.tsx"\n---\n\nJX-RULE-COMPONENTS: function components only.\n'
-    ),
-    ".claude/rules/api.md": '---\npaths:\n  - "src/api/**"\n---\n\nJX-RULE-API: return typed errors.\n',
-    ".claude/rules/python.md": '---\npaths:\n  - "**/*.py"\n---\n\nJX-RULE-PYTHON: type hints everywhere.\n',
-}
 # Claude Code's own loads, in order: (turn after which, path, reason)
 HOST = [
     (0, "CLAUDE.md", "session_start"),

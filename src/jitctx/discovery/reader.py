@@ -70,11 +70,12 @@ def parse_instruction(
     scope: Scope | None = None
     scope_error: str | None = None
     manual = False
-    if front.present and front.data is None:
+    scoped_here = from_rules_dir or profile.dir_file_scopes  # does this agent read a scope in this file?
+    if front.present and front.data is None and scoped_here:
         # Unreadable frontmatter: conditional on nothing, so the rule is never injected (the safe side).
         scope_error = front.error
     elif front.data is not None:
-        spec = scope_of(front.data, profile.scope_keys)
+        spec = scope_of(front.data, profile.scope_keys if scoped_here else ())
         always = _always_apply(front.data)
         if spec.error:
             scope_error = spec.error
