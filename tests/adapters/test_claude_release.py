@@ -43,7 +43,8 @@ def project(tmp_path: Path) -> Path:
         ("cat tools/gen.py | head -2", None),
         ("cat tools/gen.py 2>/dev/null", None),
         ("cd tools && cat gen.py", None),
-        ("nl -ba tools/gen.py", None),
+        ("nl tools/gen.py", "tools/gen.py"),  # a bare `nl` is followed...
+        ("nl -ba tools/gen.py", None),  # ...with options it is not
         ("less tools/gen.py", None),
         ("wc -l tools/gen.py", None),
         ("rg main tools", None),  # a directory search

@@ -47,7 +47,7 @@ def test_a_batch_is_answered_once_for_all_its_calls(
     assert answers.sent(start) == ["AGENTS.md"]
     batch = [
         call("Read", file_path=str(project / "ui/Footer.tsx")),
-        call("Bash", command="nl api/users.ts"),  # a shell read no release follows itself
+        call("Bash", command="nl -ba api/users.ts"),  # a shell read no release follows itself
         call("Write", file_path=str(project / "api/new.ts"), content="x"),  # the same directory again
     ]
     answer = call_hook("claude-code", event(project, "b", "PostToolBatch", transcript, tool_calls=batch))
@@ -79,7 +79,7 @@ def test_a_malformed_batch_answers_empty_and_is_logged(
 
 
 def test_a_batch_through_the_hook_process(project: Path, run_hook_process: Any, answers: Any) -> None:
-    batch = [call("Bash", command="nl api/users.ts"), call("Bash", command="nl api/users.ts")]
+    batch = [call("Bash", command="nl -ba api/users.ts"), call("Bash", command="nl -ba api/users.ts")]
     code, answer, stderr = run_hook_process(
         "claude-code", event(project, "p", "PostToolBatch", tool_calls=batch)
     )
@@ -100,10 +100,14 @@ def test_a_sub_agent_starts_with_what_applies_to_it(project: Path, call_hook: An
     assert again == {}  # the same sub-agent (resumed) holds it
     # Its tool calls are its own channel: what the main agent holds is not what the sub-agent holds.
     touch = event(
-        project, "s", "PostToolBatch", agent_id="ag-1", tool_calls=[call("Bash", command="nl api/users.ts")]
+        project,
+        "s",
+        "PostToolBatch",
+        agent_id="ag-1",
+        tool_calls=[call("Bash", command="nl -ba api/users.ts")],
     )
     assert answers.sent(call_hook("claude-code", touch)) == ["api/CLAUDE.md", "api/AGENTS.md"]
-    main = event(project, "s", "PostToolBatch", tool_calls=[call("Bash", command="nl api/users.ts")])
+    main = event(project, "s", "PostToolBatch", tool_calls=[call("Bash", command="nl -ba api/users.ts")])
     assert answers.sent(call_hook("claude-code", main)) == ["api/CLAUDE.md", "api/AGENTS.md"]
 
 
@@ -127,7 +131,7 @@ def _fork_transcript(path: Path, new: str, old: str) -> str:
 def test_a_fork_holds_what_its_parent_was_sent(
     project: Path, call_hook: Any, answers: Any, tmp_path: Path
 ) -> None:
-    nl_api = [call("Bash", command="nl api/users.ts")]
+    nl_api = [call("Bash", command="nl -ba api/users.ts")]
     call_hook("claude-code", event(project, "old", "SessionStart", source="startup"))
     sent = answers.sent(call_hook("claude-code", event(project, "old", "PostToolBatch", tool_calls=nl_api)))
     assert sent == ["api/CLAUDE.md", "api/AGENTS.md"]
@@ -136,7 +140,7 @@ def test_a_fork_holds_what_its_parent_was_sent(
     transcript = _fork_transcript(tmp_path / "new.jsonl", "new", "old")
     again = event(project, "new", "PostToolBatch", transcript, tool_calls=nl_api)
     assert call_hook("claude-code", again) == {}  # the copied conversation holds them, and AGENTS.md
-    nl_ui = [call("Bash", command="nl ui/Footer.tsx")]
+    nl_ui = [call("Bash", command="nl -ba ui/Footer.tsx")]
     ui = call_hook("claude-code", event(project, "new", "PostToolBatch", transcript, tool_calls=nl_ui))
     assert answers.sent(ui) == ["ui/AGENTS.md", ".claude/rules/tsx.md"]  # new to the fork
     # The parent goes on by itself: the fork's loads are not its own.
@@ -148,7 +152,7 @@ def test_a_fork_of_an_unknown_session_starts_afresh(
     project: Path, call_hook: Any, answers: Any, tmp_path: Path
 ) -> None:
     transcript = _fork_transcript(tmp_path / "new.jsonl", "new", "never-seen")
-    nl_api = [call("Bash", command="nl api/users.ts")]
+    nl_api = [call("Bash", command="nl -ba api/users.ts")]
     answer = call_hook("claude-code", event(project, "new", "PostToolBatch", transcript, tool_calls=nl_api))
     assert answers.sent(answer) == ["AGENTS.md", "api/CLAUDE.md", "api/AGENTS.md"]
 
@@ -157,7 +161,7 @@ def test_codex_does_not_read_transcripts_for_forks(
     project: Path, call_hook: Any, answers: Any, tmp_path: Path
 ) -> None:
     def nl_api(session: str, transcript: str = "/t.jsonl") -> dict[str, Any]:
-        tool_input = {"command": "nl api/users.ts"}
+        tool_input = {"command": "nl -ba api/users.ts"}
         return event(project, session, "PostToolUse", transcript, tool_name="Bash", tool_input=tool_input)
 
     expected = ["CLAUDE.md", "api/CLAUDE.md", "api/AGENTS.md"]  # CLAUDE.md: Codex reads only AGENTS.md

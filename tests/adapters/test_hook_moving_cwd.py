@@ -74,11 +74,11 @@ def test_the_start_directory_survives_events_from_elsewhere(
 def test_a_new_window_takes_the_new_start_directory(project: Path, call_hook: Any, answers: Any) -> None:
     call_hook("claude-code", event(project / "tools", "s", "SessionStart", source="startup"), use_git=False)
     call_hook("claude-code", event(project, "s", "SessionStart", source="clear"), use_git=False)
-    # `nl` is a read no Claude Code release follows itself; the new window (at the root) lacks
+    # `nl -ba` is a read no Claude Code release follows itself; the new window (at the root) lacks
     # tools/CLAUDE.md.
-    assert answers.sent(call_hook("claude-code", bash(project, "s", "nl tools/gen.py"), use_git=False)) == [
-        "tools/CLAUDE.md"
-    ]
+    assert answers.sent(
+        call_hook("claude-code", bash(project, "s", "nl -ba tools/gen.py"), use_git=False)
+    ) == ["tools/CLAUDE.md"]
 
 
 def test_a_shell_read_is_sent_and_a_later_read_tool_sends_nothing_again(

@@ -96,6 +96,7 @@ def test_c_a_shell_read_of_a_nested_claude_md_directory(claude: ClaudeHarness) -
         "cat tools/gen.py | head -2",
         "cat tools/gen.py 2>/dev/null",
         "nl -ba tools/gen.py",
+        "nl tools/gen.py",  # followed by the client without options, not with them
     ],
 )
 def test_c_shell_reads_bring_each_file_once(claude: ClaudeHarness, command: str) -> None:

@@ -407,13 +407,13 @@ def test_the_hooks_ids_reach_the_export(
         event = {"session_id": "ids", "transcript_path": "/t.jsonl", "cwd": str(root), **fields}
         return run_hook(claude_code.HOST, json.dumps(event), HookEnv(state_dir=state, use_git=False))
 
-    nl = {"command": "nl api/users.ts"}
+    nl = {"command": "nl -ba api/users.ts"}
     hook(
         hook_event_name="PostToolUse", prompt_id="p-7", tool_name="Bash", tool_input=nl, tool_use_id="toolu_1"
     )
     batch = [
         {"tool_name": "Bash", "tool_input": nl, "tool_use_id": "toolu_2"},
-        {"tool_name": "Bash", "tool_input": {"command": "nl api/x.ts"}, "tool_use_id": "toolu_3"},
+        {"tool_name": "Bash", "tool_input": {"command": "nl -ba api/x.ts"}, "tool_use_id": "toolu_3"},
     ]
     hook(hook_event_name="PostToolBatch", prompt_id="p-8", tool_calls=batch)
     assert main(["export", "--otlp", receiver.endpoint]) == 0
@@ -436,7 +436,7 @@ def test_the_hook_never_loads_the_exporter(tmp_path: Path) -> None:
     write_tree(root, {".git/HEAD": "x\n", "api/AGENTS.md": "# API\n", "api/users.ts": "x\n"})
     event = {"session_id": "s", "transcript_path": "/t.jsonl", "cwd": str(root),
              "hook_event_name": "PostToolUse", "tool_name": "Bash",
-             "tool_input": {"command": "nl api/users.ts"}}  # fmt: skip
+             "tool_input": {"command": "nl -ba api/users.ts"}}  # fmt: skip
     code = (
         "import sys, io; sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()));"
         "from jitctx.cli.main import main; code = main(['hook', 'claude-code', '--no-git']);"

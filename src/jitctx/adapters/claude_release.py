@@ -4,9 +4,9 @@ Claude Code's nested loading (nested CLAUDE.md files and path-scoped rules of a 
 across releases. Run against a scripted model (tests/e2e), 2.1.197 loaded them only after its Read tool;
 2.1.332 also after Write and Edit, after an `@path` in the prompt, and after a shell command that reads
 exactly one file with `cat`, `head`, `tail`, `sed`, `grep`, `egrep` or `rg` (flags allowed: `cat -n`,
-`head -50`, `sed -n '1,5p'`) and nothing else: not `cat a b`, not `cat a | head`, not `cat a 2>/dev/null`,
-not `cd dir && cat a`, not `nl`, `wc` or `less` (`fgrep` is taken with `egrep`: the client's changelog
-names the three greps together). jitctx sends what the
+`head -50`, `sed -n '1,5p'`), or with a bare `nl f`, and nothing else: not `cat a b`, not `cat a | head`,
+not `cat a 2>/dev/null`, not `cd dir && cat a`, not `nl -ba f`, `wc -l f` or `less f` (`fgrep` is taken
+with `egrep`: the client's changelog names the three greps together). jitctx sends what the
 release in use does not load, so each file reaches the model once.
 
 The release is read from the session's transcript (`claude_transcript.release_of`). When it cannot be
@@ -24,8 +24,10 @@ from jitctx.touched.lexer import Op, Unterminated, Word, tokenize
 
 # The first release seen to load nested files after Write, Edit, `@path` and one-file shell reads.
 WIDE_NATIVE_JIT: Release = (2, 1, 332)
-# The shell programs whose one-file reads that release treats as a read of that file.
+# The shell programs whose one-file reads that release treats as a read of that file, with options...
 SHELL_READERS = frozenset({"cat", "head", "tail", "sed", "grep", "egrep", "fgrep", "rg"})
+# ...and those it follows only without any (`nl f` is followed, `nl -ba f` is not).
+BARE_SHELL_READERS = frozenset({"nl"})
 _WRITING_TOOLS = frozenset({"Write", "Edit"})
 
 
@@ -54,7 +56,11 @@ def shell_read_by_client(command: object, cwd: str, release: Release | None) -> 
         return None  # a pipe, a list, a redirection: not the single read the client follows
     words = [token for token in tokens if isinstance(token, Word)]
     program = resolve_program(words)
-    if program is None or program[0] not in SHELL_READERS:
+    if program is None:
+        return None
+    name, arguments = program
+    bare = name in BARE_SHELL_READERS and not any(word.text.startswith("-") for word in arguments)
+    if name not in SHELL_READERS and not bare:
         return None
     from jitctx.touched.bash import read_targets, write_targets
 
