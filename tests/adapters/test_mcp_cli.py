@@ -24,7 +24,7 @@ def block_sdk(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_list_tools_as_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["mcp", "--list-tools", "--json"]) == 0
     tools = json.loads(capsys.readouterr().out)["tools"]
-    assert [t["name"] for t in tools] == ["context_for_paths", "explain", "stats"]
+    assert [t["name"] for t in tools] == ["context_for_paths", "explain", "stats", "hook_event"]
     assert all(t["description"] and t["arguments"] for t in tools)
 
 
@@ -35,7 +35,7 @@ def test_list_tools_as_a_table_needs_no_sdk(
     assert main(["mcp", "--list-tools"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].split() == ["tool", "arguments", "what", "it", "answers"]
-    assert [line.split()[0] for line in lines[1:]] == ["context_for_paths", "explain", "stats"]
+    assert [line.split()[0] for line in lines[1:]] == ["context_for_paths", "explain", "stats", "hook_event"]
 
 
 def test_json_without_list_tools_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:

@@ -57,6 +57,21 @@ async def conversation(root: Path, state: Path, home: Path, errlog: Any) -> dict
         seen["bad_type"] = await call("context_for_paths", {"paths": "src/ui"})
         seen["alive"] = await call("context_for_paths", {"paths": ["tools/gen.py"], "session_id": "e2e"})
         seen["explain"] = await call("explain", {"path": "src/ui/Footer.tsx"})
+        # Claude Code's mcp_tool hooks: every field an argument, objects as JSON text, absent ones "".
+        batch = [
+            {"tool_name": "Bash", "tool_input": {"command": "nl -ba src/api/users.ts"}, "tool_use_id": "t1"}
+        ]
+        event = {
+            "hook_event_name": "PostToolBatch",
+            "session_id": "hooked",
+            "transcript_path": "",
+            "cwd": str(root),
+            "prompt": "",
+            "tool_calls": json.dumps(batch),
+        }
+        seen["hook"] = await call("hook_event", event)
+        seen["hook_again"] = await call("hook_event", event)
+        seen["hook_bad"] = await call("hook_event", {**event, "tool_calls": "{not json"})
         seen["stats"] = await call("stats", {})
     return seen
 
@@ -70,7 +85,7 @@ def test_every_tool_over_stdio(example_copy: Path, tmp_path: Path) -> None:
         seen = anyio.run(conversation, example_copy, state, home, errlog)
 
     tools = seen["tools"]
-    assert set(tools) == {"context_for_paths", "explain", "stats"}
+    assert set(tools) == {"context_for_paths", "explain", "stats", "hook_event"}
     assert tools["context_for_paths"]["inputSchema"]["required"] == ["paths"]
     assert all(tool["description"] for tool in tools.values())
 
@@ -108,8 +123,17 @@ def test_every_tool_over_stdio(example_copy: Path, tmp_path: Path) -> None:
     assert seen["explain"]["structuredContent"] == expected
 
     stats = seen["stats"]["structuredContent"]
-    # first, again, outside (2: the NUL path is no discovery), alive; explain records nothing
-    assert (stats["discoveries"], stats["hits"], stats["sessions"]) == (5, 2, 1)
+    # first, again, outside (2: the NUL path is no discovery), alive, and the hook session's hit and
+    # miss (its broken event is none); explain records nothing
+    assert (stats["discoveries"], stats["hits"], stats["sessions"]) == (7, 3, 2)
     expected_stats = {"events_dir": str(state / "events"), **stats_from_log(state / "events").to_json()}
     assert stats == json.loads(json.dumps(expected_stats))  # tuples arrive as lists
-    assert "discoveries 5" in seen["stats"]["content"][0]["text"]
+    assert "discoveries 7" in seen["stats"]["content"][0]["text"]
+
+    # The hook answer is the tool's text, as a command hook prints it: hook JSON Claude Code parses.
+    hooked = json.loads(seen["hook"]["content"][0]["text"])
+    assert hooked["hookSpecificOutput"]["hookEventName"] == "PostToolBatch"
+    assert "Contents of src/api/AGENTS.md" in hooked["hookSpecificOutput"]["additionalContext"]
+    assert json.loads(seen["hook_again"]["content"][0]["text"]) == {}  # each file once per session
+    assert json.loads(seen["hook_bad"]["content"][0]["text"]) == {}  # a broken event: {} and a log line
+    assert "tool_calls is not JSON" in (state / "hook.log").read_text(encoding="utf-8")

@@ -34,5 +34,12 @@ def claude(clients: cl.Clients, tmp_path: Path) -> ClaudeHarness:
 
 
 @pytest.fixture
+def claude_mcp(clients: cl.Clients, tmp_path: Path) -> ClaudeHarness:
+    """Claude Code with `jitctx install claude-code --transport mcp`: tool calls, prompts and sub-agents
+    answered by the `jitctx mcp` server the session runs."""
+    return ClaudeHarness(clients, tmp_path, "--transport", "mcp")
+
+
+@pytest.fixture
 def codex(clients: cl.Clients, tmp_path: Path) -> CodexHarness:
     return CodexHarness(clients, tmp_path)

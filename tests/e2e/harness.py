@@ -57,11 +57,11 @@ def jitctx(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def build_project(root: Path, agent: str, env: dict[str, str]) -> Path:
+def build_project(root: Path, agent: str, env: dict[str, str], *install: str) -> Path:
     """The fixture repo, with jitctx's hooks installed by the real `jitctx install AGENT --scope project`
-    and everything committed (a clean checkout)."""
+    (and `install`'s further options) and everything committed (a clean checkout)."""
     write_tree(root, FILES)
-    done = jitctx(env, "install", agent, "--scope", "project", "--root", str(root), "--json")
+    done = jitctx(env, "install", agent, "--scope", "project", "--root", str(root), "--json", *install)
     assert done.returncode == 0, f"jitctx install {agent} failed:\n{done.stderr}"
     installed = json.loads(done.stdout)
     # The command written must run this checkout's jitctx: `jitctx` on the clients' PATH is the venv's.
@@ -117,14 +117,14 @@ class Harness:
 
     agent = ""
 
-    def __init__(self, clients: cl.Clients, tmp_path: Path) -> None:
+    def __init__(self, clients: cl.Clients, tmp_path: Path, *install: str) -> None:
         self.clients = clients
         self.home = tmp_path / "home"
         self.home.mkdir()
         self.state_dir = tmp_path / "state"
         self.root = (tmp_path / "proj").resolve()
         self.root.mkdir()
-        build_project(self.root, self.agent, cl.base_env(self.home, self.state_dir))
+        build_project(self.root, self.agent, cl.base_env(self.home, self.state_dir), *install)
 
     def _finish(self, run: cl.Run, model: FakeModel) -> Outcome:
         outcome = Outcome(run, model, self.session_id(run), self.state_dir)

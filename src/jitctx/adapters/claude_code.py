@@ -53,6 +53,12 @@ ENTRIES: tuple[HookEntry, ...] = (
     HookEntry("SubagentStart", None, TIMEOUT_S),
     HookEntry("InstructionsLoaded", None, TIMEOUT_S),
 )
+# `install claude-code --transport mcp`: the events an mcp_tool hook can answer go to the running
+# `jitctx mcp` server (adapters.mcp_hook); SessionStart and InstructionsLoaded stay commands.
+MCP_ENTRIES: tuple[HookEntry, ...] = tuple(
+    entry._replace(mcp=entry.event in ("UserPromptSubmit", "PostToolBatch", "SubagentStart"))
+    for entry in ENTRIES
+)
 
 SCOPES = ("project", "local", "user")
 

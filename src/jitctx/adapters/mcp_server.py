@@ -12,6 +12,7 @@ registration, and the return type `CallToolResult` is a local import it could no
 """
 
 import io
+import json
 import os
 import re
 import sys
@@ -68,6 +69,13 @@ TOOLS = (
         "Statistics of recorded sessions: hit rate, bytes per load, waste rate, cumulative bytes, "
         "latency, most loaded files. `since`: a date or an age such as 24h or 7d.",
     ),
+    ToolSpec(
+        "hook_event",
+        "hook_event_name: str, session_id: str, cwd: str, ... (one per field of the hook input)",
+        "Called by Claude Code's hooks (type mcp_tool, written by `jitctx install claude-code --transport "
+        "mcp`), not by the model: answers a hook event from this running server, as `jitctx hook "
+        "claude-code` would from a new process.",
+    ),
 )
 
 
@@ -93,8 +101,10 @@ class McpTools:
         state_dir: Path,
         use_git: bool = True,
         record_events: bool = True,
+        home: str | None = None,
     ) -> None:
         self.project = project
+        self.home = home  # the user's home, for hook events (their user-level files and config)
         self.cwd = os.path.realpath(cwd)
         self.state_dir = state_dir
         self.use_git = use_git
@@ -118,6 +128,30 @@ class McpTools:
 
     def stats(self, session: str | None = None, since: str | None = None) -> ToolAnswer:
         return _guarded(lambda: self._stats(session, since))
+
+    def hook_event(self, fields: dict[str, Any]) -> ToolAnswer:
+        """Claude Code's hook event, answered in this process: the hook JSON as the text (Claude Code
+        parses the tool's text as a hook's output), `{}` on any problem, which goes to the hook log."""
+        from jitctx.adapters import claude_code
+        from jitctx.adapters.common import HookEnv, log_problem, run_hook
+        from jitctx.adapters.mcp_hook import hook_payload
+        from jitctx.adapters.quick_hook import try_quick
+
+        env = HookEnv(state_dir=self.state_dir, home=self.home, use_git=self.use_git)
+        try:
+            payload = hook_payload(fields)
+        except ValueError as exc:
+            log_problem(self.state_dir, "claude-code", f"mcp hook_event: {exc}")
+            return ToolAnswer({}, "{}")
+        raw = json.dumps(payload)
+        with self._lock:  # sessions on disk are locked per file; this keeps one event at a time here
+            # The fast lane first, as the hook process does: a warm touch that loads nothing is proved so
+            # from the quick index (its alarm needs the main thread: the SDK runs this tool there).
+            if try_quick("claude-code", raw.encode("utf-8", "surrogatepass"), str(self.state_dir)):
+                answer: dict[str, Any] = {}
+            else:
+                answer = run_hook(claude_code.HOST, raw, env)
+        return ToolAnswer(answer, json.dumps(answer, ensure_ascii=False))
 
     # -- implementations ------------------------------------------------------------------------------
 
@@ -398,7 +432,29 @@ def build_server(tools: McpTools) -> Any:
     def stats(session: str | None = None, since: str | None = None) -> CallToolResult:
         return reply(tools.stats(session, since))
 
-    for function in (context_for_paths, explain, stats):
+    async def hook_event(
+        hook_event_name: str = "",
+        session_id: str = "",
+        transcript_path: str = "",
+        cwd: str = "",
+        prompt: str = "",
+        prompt_id: str = "",
+        agent_id: str = "",
+        agent_type: str = "",
+        tool_name: str = "",
+        tool_use_id: str = "",
+        tool_input: str = "",
+        tool_calls: str = "",
+    ) -> CallToolResult:
+        # Named parameters, not **kwargs: the SDK builds the tool's input schema from this signature.
+        # A coroutine, so that the SDK runs it on the event loop's thread, the main one (`hook_event`).
+        fields = dict(locals())
+        answer = tools.hook_event(fields)
+        from jitctx.adapters.context import readable
+
+        return CallToolResult.model_validate({"content": [{"type": "text", "text": readable(answer.text)}]})
+
+    for function in (context_for_paths, explain, stats, hook_event):
         server.add_tool(function, name=function.__name__, description=described[function.__name__])
     return server
 

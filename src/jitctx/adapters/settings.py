@@ -42,9 +42,14 @@ class HookEntry(NamedTuple):
     event: str
     matcher: str | None
     timeout: int
+    mcp: bool = False  # answered by the running `jitctx mcp` server (adapters.mcp_hook), not a process
 
     def group(self, command: str) -> Settings:
-        handler = {"type": "command", "command": command, "timeout": self.timeout}
+        handler: Settings = {"type": "command", "command": command, "timeout": self.timeout}
+        if self.mcp:
+            from jitctx.adapters.mcp_hook import mcp_handler
+
+            handler = mcp_handler(self.timeout)
         if self.matcher is None:
             return {"hooks": [handler]}
         return {"matcher": self.matcher, "hooks": [handler]}
@@ -207,10 +212,16 @@ def _ours(group: object, agent: str) -> list[int]:
     """Indexes of jitctx's handlers in one matcher group."""
     if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
         return []
+    from jitctx.adapters.mcp_hook import is_jitctx_mcp_handler
+
     return [
         i
         for i, h in enumerate(group["hooks"])
-        if isinstance(h, dict) and is_jitctx_command(h.get("command"), agent)
+        if isinstance(h, dict)
+        and (
+            is_jitctx_command(h.get("command"), agent)
+            or (agent == "claude-code" and is_jitctx_mcp_handler(h))
+        )
     ]
 
 

@@ -125,8 +125,13 @@ def _client(client: str, root: str) -> tuple[list[Check], bool]:
         checks.extend(scope_checks)
         if handlers:
             found_in.append(scope)
+            from jitctx.cli.doctor_checks import MCP_HANDLER
+
             for handler in handlers:
-                commands.setdefault(handler.command, scope)
+                if handler.command != MCP_HANDLER:
+                    commands.setdefault(handler.command, scope)
+            if any(handler.command == MCP_HANDLER for handler in handlers):
+                checks.append(_mcp_server(client, scope, root, home, path))
             if client == "codex":
                 checks.extend(_codex_trust(config, scope, path, handlers, root))
     plugin = False
@@ -222,6 +227,45 @@ def _hooks(client: str, scope: str, path: Path, wanted: list[str]) -> tuple[list
     else:
         checks.append(Check(client, name, OK, f"{path}: {', '.join(wanted)}"))
     return checks, handlers
+
+
+def _mcp_server(client: str, scope: str, root: str, home: str | None, settings_path: Path) -> Check:
+    """mcp_tool hooks of ours need the `jitctx` MCP server where Claude Code reads it, runnable, and
+    (in a project's .mcp.json) approved."""
+    import shlex
+
+    from jitctx.adapters.mcp_hook import APPROVALS, MCP_SERVER, is_jitctx_server
+
+    name = f"mcp server ({scope})"
+    if scope == "user":
+        if not home:
+            return Check(client, name, PROBLEM, "no home directory for ~/.claude.json", "set HOME")
+        path = Path(home) / ".claude.json"
+    else:
+        path = Path(root) / ".mcp.json"
+    servers = _settings_data(path).get("mcpServers")
+    entry = servers.get(MCP_SERVER) if isinstance(servers, dict) else None
+    fix = f"jitctx install {client} --scope {scope} --transport mcp"
+    if not is_jitctx_server(entry):
+        detail = f"the mcp_tool hooks ask server {MCP_SERVER!r}, which {path} does not define (as jitctx mcp)"
+        return Check(client, name, PROBLEM, detail, fix)
+    assert isinstance(entry, dict)
+    program = _command(client, shlex.join([entry["command"], *entry["args"]]), scope)
+    if program.status != OK:  # the server's program, checked as a hook command is
+        return Check(client, name, program.status, f"{path}: {program.detail}", program.fix or fix)
+    if scope != "user":
+        approved = any(
+            MCP_SERVER in (_settings_data(p).get(APPROVALS) or [])
+            for p in (
+                settings_path,
+                Path(root) / ".claude/settings.local.json",
+                Path(root) / ".claude/settings.json",
+            )
+        )
+        if not approved:
+            detail = f"{path}: jitctx is not in {APPROVALS}; Claude Code asks to approve it on first start"
+            return Check(client, name, WARN, detail, fix)
+    return Check(client, name, OK, f"{path}: {shlex.join([entry['command'], *entry['args']])}")
 
 
 def _command(client: str, command: str, scope: str) -> Check:

@@ -44,8 +44,17 @@ started from another shell; else the absolute `PYTHON -m jitctx hook AGENT` of t
 --command replaces it. Codex runs a new hook only after you trust it: open /hooks in Codex once after
 installing; `jitctx doctor` shows whether Codex recorded that trust.
 
+--transport mcp (claude-code, project or user scope): PostToolBatch, UserPromptSubmit and SubagentStart
+become `mcp_tool` hooks answered by the `jitctx mcp` server, which Claude Code starts with the session and
+keeps (stdio: no port, nothing another user can reach), so a tool call costs no new process. The server
+is registered as `jitctx` in <root>/.mcp.json (approved in the settings file by enabledMcpjsonServers) or,
+for --scope user, in ~/.claude.json. SessionStart and InstructionsLoaded stay commands: Claude Code cannot
+ask an MCP server at session start, and discards InstructionsLoaded answers. Needs the extra
+`jitctx[mcp]`. uninstall removes both kinds of entry and the server.
+
 examples:
   jitctx install claude-code --dry-run
+  jitctx install claude-code --transport mcp
   jitctx install claude-code --scope user
   jitctx install codex --root ~/src/app --json
 """
@@ -80,6 +89,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         # dest is not "command": main's subparsers already keep the command name there.
         parser.add_argument(
             "--command", dest="hook_command", metavar="CMD", help="the hook command to register (see below)"
+        )
+        parser.add_argument(
+            "--transport",
+            choices=("command", "mcp"),
+            default="command",
+            help="claude-code: 'mcp' answers tool calls and prompts from the `jitctx mcp` server Claude Code "
+            "keeps running, instead of a new process per event (see below)",
         )
     add_json(parser)
 
@@ -149,13 +165,31 @@ class Outcome:
     backup: Path | None
     diff: str
     removed: tuple[Path, ...] = ()  # the settings file and folders uninstall took away (install made them)
+    server: ServerChange | None = None  # the MCP server entry, with --transport mcp (and on uninstall)
+
+
+@dataclass(frozen=True)
+class ServerChange:
+    path: Path  # .mcp.json or ~/.claude.json
+    action: str  # "added", "updated", "kept" or "removed"
+    backup: Path | None
+    diff: str
 
 
 def run(args: argparse.Namespace) -> int:
     from jitctx.adapters import install_record, settings
+    from jitctx.adapters.mcp_hook import approve, withdraw
 
     path = settings_file(args.agent, args.scope, args.root)
     state = state_dir(args)
+    mcp = getattr(args, "transport", "command") == "mcp"
+    if mcp and args.agent != "claude-code":
+        raise UsageError("--transport mcp is for claude-code: Codex hooks can only run commands")
+    if mcp and args.scope == "local":
+        raise UsageError(
+            "--transport mcp takes --scope project (the server in <root>/.mcp.json) or --scope user "
+            "(in ~/.claude.json); Claude Code keeps local-scope servers inside ~/.claude.json per project"
+        )
     command: str | None = None
     if not args.uninstall:
         command = args.hook_command or default_command(args.agent)
@@ -175,9 +209,12 @@ def run(args: argparse.Namespace) -> int:
         before, data = settings.read_settings(path)
         if command is None:
             after_data, changes = settings.uninstall(data, args.agent)
+            after_data = withdraw(after_data)
         else:
-            after_data, changes = settings.install(data, _entries(args.agent), command, args.agent)
-        changed = any(change.action != "kept" for change in changes)
+            after_data, changes = settings.install(data, _entries(args.agent, mcp), command, args.agent)
+            if mcp and args.scope == "project":
+                after_data = approve(after_data)
+        changed = any(change.action != "kept" for change in changes) or after_data != data
         after = settings.dump(after_data, before) if changed else (before or "")
         backup = None
         if changed and not args.dry_run:
@@ -187,7 +224,10 @@ def run(args: argparse.Namespace) -> int:
             elif command is None:
                 removed = _clean_up(state, path, after_data)
     diff = settings.diff(before, after, path) if changed else ""
-    outcome = Outcome(path, command, tuple(changes), changed, backup, diff, removed)
+    server = None
+    if args.agent == "claude-code" and (mcp or args.uninstall) and args.scope != "local":
+        server = _register_server(args, path, command, state)
+    outcome = Outcome(path, command, tuple(changes), changed, backup, diff, removed, server)
     if args.json:
         print_json(_document(args, outcome))
     else:
@@ -209,14 +249,60 @@ def _clean_up(state: Path, path: Path, after: dict[str, Any]) -> tuple[Path, ...
     return tuple(install_record.remove_created(path, folders))
 
 
-def _entries(agent: str) -> tuple[HookEntry, ...]:
+def _entries(agent: str, mcp: bool = False) -> tuple[HookEntry, ...]:
     if agent == "codex":
         from jitctx.adapters import codex
 
         return codex.ENTRIES
     from jitctx.adapters import claude_code
 
-    return claude_code.ENTRIES
+    return claude_code.MCP_ENTRIES if mcp else claude_code.ENTRIES
+
+
+def server_file(scope: str, settings_path: Path) -> Path:
+    """Where Claude Code reads the MCP server for this scope: <root>/.mcp.json, or ~/.claude.json."""
+    if scope == "user":
+        return Path(home_dir()) / ".claude.json"
+    return settings_path.parent.parent / ".mcp.json"  # <root>/.claude/settings.json -> <root>/.mcp.json
+
+
+def _register_server(
+    args: argparse.Namespace, settings_path: Path, command: str | None, state: Path
+) -> ServerChange | None:
+    """Add (install) or remove (uninstall) the `jitctx` MCP server entry; None when uninstall finds none.
+    A file install created and uninstall leaves empty is deleted, as for settings files."""
+    from jitctx.adapters import install_record, settings
+    from jitctx.adapters.mcp_hook import add_server, remove_server, server_spec
+
+    path = server_file(args.scope, settings_path)
+    if command is None and not path.exists():
+        return None
+    missing = install_record.missing_folders(path)
+    with settings.locked(path, create=not (args.dry_run or command is None)):
+        before, data = settings.read_settings(path)
+        try:
+            if command is None:
+                after_data, changed = remove_server(data)
+            else:
+                after_data, changed = add_server(data, server_spec(command))
+        except ValueError as exc:
+            raise UsageError(f"{path}: {exc}; not changed") from None
+        if command is None and not changed:
+            return None
+        servers = data.get("mcpServers")
+        had = isinstance(servers, dict) and "jitctx" in servers
+        action = "kept" if not changed else "removed" if command is None else "updated" if had else "added"
+        after = settings.dump(after_data, before) if changed else (before or "")
+        backup = None
+        if changed and not args.dry_run:
+            backup = settings.write_settings(
+                path, before, after, lambda content: install_record.save_backup(state, path, content)
+            )
+            if before is None:
+                install_record.note_created(state, path, missing)
+            elif command is None:
+                _clean_up(state, path, after_data)
+    return ServerChange(path, action, backup, settings.diff(before, after, path) if changed else "")
 
 
 def _document(args: argparse.Namespace, outcome: Outcome) -> dict[str, Any]:
@@ -233,18 +319,35 @@ def _document(args: argparse.Namespace, outcome: Outcome) -> dict[str, Any]:
         "removed": [str(p) for p in outcome.removed],
         "changes": [{"event": c.event, "action": c.action, "matcher": c.matcher} for c in outcome.changes],
         "diff": outcome.diff,
+        "transport": getattr(args, "transport", None),
+        "mcp_server": None
+        if outcome.server is None
+        else {
+            "path": str(outcome.server.path),
+            "action": outcome.server.action,
+            "backup": str(outcome.server.backup) if outcome.server.backup is not None else None,
+            "diff": outcome.server.diff,
+        },
     }
 
 
 def _human(args: argparse.Namespace, outcome: Outcome) -> None:
     path = outcome.path
+    server = outcome.server
     if args.dry_run:
         print(
             outcome.diff if outcome.changed else f"{path}: nothing to change",
             end="" if outcome.changed else "\n",
         )
+        if server is not None and server.diff:
+            print(server.diff, end="")
         print(f"jitctx: dry run, {path} not written", file=sys.stderr)
         return
+    if server is not None and server.action != "kept":
+        where = "from" if server.action == "removed" else "in"
+        print(f"jitctx: MCP server jitctx {server.action} {where} {server.path}", file=sys.stderr)
+        if server.backup:
+            print(f"jitctx: previous version kept as {server.backup}", file=sys.stderr)
     if outcome.changes:
         rows = [
             [c.event, "-" if c.action == "removed" else c.matcher or "*", c.action] for c in outcome.changes

@@ -18,6 +18,9 @@ tools:
                                                session; the first call of a session also runs startup
   explain(path, cwd?)                          why each instruction file does or does not load
   stats(session?, since?)                      statistics of the event log (as `jitctx stats --json`)
+  hook_event(hook_event_name, session_id, ...) for Claude Code's mcp_tool hooks, not the model: answers
+                                               a hook event in this running process (see
+                                               `jitctx install claude-code --transport mcp`)
 
 Sessions given a session_id are kept in the state dir, so they survive a server restart; calls without
 one share a session that lives as long as the server. Discoveries are recorded in the event log.
@@ -57,8 +60,15 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--json goes with --list-tools; the server itself speaks JSON-RPC on stdout")
     load_sdk()  # before anything else, so a missing extra is the first and only message
     project, cwd = open_project(args)
+    from jitctx.cli.state import user_home
+
     tools = McpTools(
-        project, cwd=cwd, state_dir=state_dir(args), use_git=not args.no_git, record_events=not args.no_events
+        project,
+        cwd=cwd,
+        state_dir=state_dir(args),
+        use_git=not args.no_git,
+        record_events=not args.no_events,
+        home=user_home(),
     )
     print(f"jitctx mcp: serving {project.root} on stdio", file=sys.stderr)
     serve(tools)

@@ -62,8 +62,14 @@ class Handler:
     fields: Mapping[str, Any]
 
 
+# The `command` of a Handler that asks the running `jitctx mcp` server (an mcp_tool hook).
+MCP_HANDLER = "mcp_tool jitctx.hook_event"
+
+
 def our_handlers(data: Mapping[str, Any], agent: str) -> list[Handler]:
-    """jitctx's handlers for `agent` in a parsed settings file, in file order."""
+    """jitctx's handlers for `agent` in a parsed settings file, in file order; an mcp_tool handler of ours
+    has MCP_HANDLER for its command."""
+    from jitctx.adapters.mcp_hook import is_jitctx_mcp_handler
     from jitctx.adapters.settings import is_jitctx_command
 
     found: list[Handler] = []
@@ -78,17 +84,17 @@ def our_handlers(data: Mapping[str, Any], agent: str) -> list[Handler]:
                 continue
             matcher = group.get("matcher")
             for h, handler in enumerate(group["hooks"]):
-                if isinstance(handler, dict) and is_jitctx_command(handler.get("command"), agent):
-                    found.append(
-                        Handler(
-                            event,
-                            g,
-                            h,
-                            matcher if isinstance(matcher, str) else None,
-                            handler["command"],
-                            handler,
-                        )
-                    )
+                if not isinstance(handler, dict):
+                    continue
+                if is_jitctx_command(handler.get("command"), agent):
+                    command = handler["command"]
+                elif agent == "claude-code" and is_jitctx_mcp_handler(handler):
+                    command = MCP_HANDLER
+                else:
+                    continue
+                found.append(
+                    Handler(event, g, h, matcher if isinstance(matcher, str) else None, command, handler)
+                )
     return found
 
 

@@ -1,0 +1,204 @@
+"""`jitctx install claude-code --transport mcp`: mcp_tool hooks answered by the running `jitctx mcp` server,
+the server registered where Claude Code reads it, and all of it undone by `uninstall`."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from jitctx.adapters import claude_code
+from jitctx.adapters.mcp_hook import HOOK_FIELDS, hook_payload, is_jitctx_server, server_spec
+from jitctx.cli.main import main
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("JITCTX_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("JITCTX_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.delenv("VIRTUAL_ENV", raising=False)
+    monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
+    return root
+
+
+def install(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, Any], str]:
+    code = main([*args, "--json"])
+    out, err = capsys.readouterr()
+    return code, (json.loads(out) if code == 0 else {}), err
+
+
+def handler_types(settings: dict[str, Any]) -> dict[str, list[str]]:
+    return {
+        event: [h["type"] for g in groups for h in g["hooks"]] for event, groups in settings["hooks"].items()
+    }
+
+
+def test_install_writes_mcp_tool_hooks_and_the_server(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, document, _ = install(
+        capsys, "install", "claude-code", "--transport", "mcp", "--command", "jitctx hook claude-code"
+    )
+    assert code == 0 and document["transport"] == "mcp"
+    settings = json.loads((project / ".claude/settings.json").read_text())
+    assert handler_types(settings) == {
+        "SessionStart": ["command"],  # Claude Code cannot ask an MCP server at session start
+        "UserPromptSubmit": ["mcp_tool"],
+        "PostToolBatch": ["mcp_tool"],
+        "SubagentStart": ["mcp_tool"],
+        "InstructionsLoaded": ["command"],  # its answers are discarded: a command that records
+    }
+    handler = settings["hooks"]["PostToolBatch"][0]["hooks"][0]
+    assert (handler["server"], handler["tool"]) == ("jitctx", "hook_event")
+    assert handler["input"] == {field: "${" + field + "}" for field in HOOK_FIELDS}
+    assert settings["enabledMcpjsonServers"] == ["jitctx"]
+    servers = json.loads((project / ".mcp.json").read_text())["mcpServers"]
+    assert servers == {"jitctx": {"type": "stdio", "command": "jitctx", "args": ["mcp"]}}
+    assert document["mcp_server"]["action"] == "added"
+
+    code, again, _ = install(
+        capsys, "install", "claude-code", "--transport", "mcp", "--command", "jitctx hook claude-code"
+    )
+    assert (code, again["changed"], again["mcp_server"]["action"]) == (0, False, "kept")
+
+    # Back to commands: the mcp_tool entries are jitctx's, so they are replaced, not doubled.
+    code, _, _ = install(capsys, "install", "claude-code", "--command", "jitctx hook claude-code")
+    assert code == 0
+    assert all(
+        types == ["command"]
+        for types in handler_types(json.loads((project / ".claude/settings.json").read_text())).values()
+    )
+
+    code, removed, _ = install(capsys, "uninstall", "claude-code")
+    assert code == 0 and removed["mcp_server"]["action"] == "removed"
+    assert not (project / ".mcp.json").exists()  # install created it, nothing else was in it
+    assert not (project / ".claude/settings.json").exists()
+
+
+def test_other_servers_and_settings_are_kept(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    other = {"mcpServers": {"db": {"command": "db-mcp", "args": []}}, "x": 1e400}
+    (project / ".mcp.json").write_text(json.dumps(other).replace("inf", "1e400").replace("Infinity", "1e400"))
+    assert install(capsys, "install", "claude-code", "--transport", "mcp")[0] == 0
+    text = (project / ".mcp.json").read_text()
+    assert "1e400" in text  # a value jitctx did not touch keeps its text
+    assert set(json.loads(text.replace("1e400", "1"))["mcpServers"]) == {"db", "jitctx"}
+    assert install(capsys, "uninstall", "claude-code")[0] == 0
+    left = json.loads((project / ".mcp.json").read_text().replace("1e400", "1"))
+    assert left == {"mcpServers": {"db": {"command": "db-mcp", "args": []}}, "x": 1}
+
+
+def test_a_foreign_server_named_jitctx_is_refused(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    foreign = json.dumps({"mcpServers": {"jitctx": {"command": "something-else", "args": []}}})
+    (project / ".mcp.json").write_text(foreign)
+    code = main(["install", "claude-code", "--transport", "mcp"])
+    assert code == 2 and "does not run jitctx" in capsys.readouterr().err
+    assert (project / ".mcp.json").read_text() == foreign
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["codex"], "Codex hooks can only run commands"),
+        (["claude-code", "--scope", "local"], "--scope project"),
+    ],
+)
+def test_where_the_mcp_transport_cannot_go(
+    project: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    assert main(["install", *args, "--transport", "mcp"]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_user_scope_registers_the_server_in_claude_json(
+    project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".claude.json").write_text(
+        json.dumps({"numStartups": 12, "projects": {"/x": {"a": 1}}}, indent=2)
+    )
+    code, document, _ = install(capsys, "install", "claude-code", "--scope", "user", "--transport", "mcp")
+    assert code == 0 and document["mcp_server"]["path"] == str(home / ".claude.json")
+    state = json.loads((home / ".claude.json").read_text())
+    assert state["numStartups"] == 12 and state["projects"] == {"/x": {"a": 1}}
+    assert is_jitctx_server(state["mcpServers"]["jitctx"])
+    assert "enabledMcpjsonServers" not in json.loads((home / ".claude/settings.json").read_text())
+    assert install(capsys, "uninstall", "claude-code", "--scope", "user")[0] == 0
+    assert json.loads((home / ".claude.json").read_text()) == {
+        "numStartups": 12,
+        "projects": {"/x": {"a": 1}},
+    }
+
+
+@pytest.mark.parametrize(
+    ("command", "spec"),
+    [
+        ("jitctx hook claude-code", {"type": "stdio", "command": "jitctx", "args": ["mcp"]}),
+        ("/v/bin/jitctx hook claude-code", {"type": "stdio", "command": "/v/bin/jitctx", "args": ["mcp"]}),
+        (
+            "/usr/bin/python3 -m jitctx hook claude-code",
+            {"type": "stdio", "command": "/usr/bin/python3", "args": ["-m", "jitctx", "mcp"]},
+        ),
+    ],
+)
+def test_the_server_runs_the_hooks_program(command: str, spec: dict[str, Any]) -> None:
+    assert server_spec(command) == spec and is_jitctx_server(spec)
+
+
+def test_is_jitctx_server_recognises_only_jitctx() -> None:
+    assert not is_jitctx_server({"command": "other", "args": ["mcp"]})
+    assert not is_jitctx_server({"command": "jitctx", "args": ["stats"]})
+    assert not is_jitctx_server("jitctx mcp")
+
+
+def test_the_hook_arguments_become_the_hook_input() -> None:
+    """As Claude Code substitutes them: absent fields are "", objects arrive as JSON text."""
+    fields = dict.fromkeys(HOOK_FIELDS, "")
+    calls = [{"tool_name": "Read", "tool_input": {"file_path": "/p/a.py"}}]
+    fields.update(hook_event_name="PostToolBatch", session_id="s", cwd="/p", tool_calls=json.dumps(calls))
+    assert hook_payload(fields) == {
+        "hook_event_name": "PostToolBatch",
+        "session_id": "s",
+        "cwd": "/p",
+        "tool_calls": calls,
+    }
+    with pytest.raises(ValueError, match="tool_calls is not JSON"):
+        hook_payload({**fields, "tool_calls": "{"})
+
+
+def test_entries_of_both_transports_name_the_same_events() -> None:
+    assert [e.event for e in claude_code.MCP_ENTRIES] == [e.event for e in claude_code.ENTRIES]
+    assert {e.event for e in claude_code.MCP_ENTRIES if e.mcp} == {
+        "UserPromptSubmit",
+        "PostToolBatch",
+        "SubagentStart",
+    }
+
+
+def test_doctor_checks_the_server(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    program = os.path.join(os.path.dirname(sys.executable), "jitctx")
+    assert (
+        main(["install", "claude-code", "--transport", "mcp", "--command", f"{program} hook claude-code"])
+        == 0
+    )
+    capsys.readouterr()
+    main(["doctor", "--json"])
+    checks = {
+        c["check"]: c for c in json.loads(capsys.readouterr().out)["checks"] if c["client"] == "claude-code"
+    }
+    assert checks["hooks (project)"]["status"] == "ok"
+    assert checks["mcp server (project)"]["status"] == "ok", checks["mcp server (project)"]
+    (project / ".mcp.json").write_text("{}")
+    main(["doctor", "--json"])
+    checks = {
+        c["check"]: c for c in json.loads(capsys.readouterr().out)["checks"] if c["client"] == "claude-code"
+    }
+    assert checks["mcp server (project)"]["status"] == "problem"
