@@ -20,6 +20,7 @@ from jitctx.project import Project
 from jitctx.telemetry.events import (
     event_from_discovery,
     event_from_instructions_loaded,
+    event_from_skill,
     event_from_startup,
     held_bytes,
 )
@@ -244,6 +245,80 @@ def test_stats_html(capsys: pytest.CaptureFixture[str], state: Path, tmp_path: P
     assert "<svg" in page and "src/ui/CLAUDE.md" in page.replace("<wbr>", "")
     code, _, err = run(capsys, "stats", "--html", str(tmp_path / "missing/dir/x.html"))
     assert code == 2 and "cannot write --html" in err
+
+
+def with_skills(state: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    """The state's project with three skills (one the model cannot call), and uses of one of them."""
+    root = as_json(capsys, "stats", "--session", "sess-main")["series"][0]["project"]
+    write_tree(
+        Path(root),
+        {
+            ".claude/skills/commit/SKILL.md": "---\nname: commit\ndescription: Commit\n---\n",
+            ".claude/skills/review/SKILL.md": "---\nname: review\ndescription: Review\n---\n",
+            ".claude/skills/manual/SKILL.md": "---\nname: manual\ndescription: M\n"
+            "disable-model-invocation: true\n---\n",
+        },
+    )
+    store = EventStore(state / "events")
+    for n, sid in enumerate(["sess-main", "sess-main", "sess-other"]):
+        path = ".claude/skills/commit/SKILL.md"
+        store.append(
+            event_from_skill("commit", session_id=sid, root=root, path=path, ts=T0 + timedelta(seconds=n))
+        )
+    return str(root)
+
+
+def test_stats_shows_the_skills_used_and_those_never_called(
+    capsys: pytest.CaptureFixture[str], state: Path
+) -> None:
+    code, out, _ = run(capsys, "stats")
+    assert code == 0 and "skills used" not in out  # no skill record: no table, and no "unused" guess
+    assert as_json(capsys, "stats")["skills_unused"] == []
+    root = with_skills(state, capsys)
+    code, out, _ = run(capsys, "stats")
+    table = out[out.index("skills used") :].splitlines()
+    assert table[1].split() == ["commit", "proj", "3", "2", ".claude/skills/commit/SKILL.md"]
+    assert table[2] == "never called in the window: review (proj)"  # `manual` is only ever typed
+    doc = as_json(capsys, "stats")
+    assert doc["by_skill"] == [
+        {
+            "skill": "commit",
+            "uses": 3,
+            "sessions": 2,
+            "project": root,
+            "path": ".claude/skills/commit/SKILL.md",
+        }
+    ]
+    assert doc["skills_unused"] == [
+        {"project": root, "skill": "review", "path": ".claude/skills/review/SKILL.md"}
+    ]
+    assert doc["sessions"] == 3 and doc["discoveries"] == 3  # a skill use is no discovery
+
+
+def test_stats_json_with_skills_matches_its_schema(capsys: pytest.CaptureFixture[str], state: Path) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    from importlib import resources
+
+    with_skills(state, capsys)
+    schema = json.loads(
+        resources.files("jitctx").joinpath("schemas", "stats.json").read_text(encoding="utf-8")
+    )
+    doc = as_json(capsys, "stats")
+    assert doc["by_skill"] and doc["skills_unused"]
+    jsonschema.validate(doc, schema)
+    for key in ("by_skill", "skills_unused"):
+        assert key in schema["required"]
+        assert set(doc[key][0]) == set(schema["properties"][key]["items"]["required"])
+
+
+def test_stats_html_lists_the_skills(capsys: pytest.CaptureFixture[str], state: Path, tmp_path: Path) -> None:
+    with_skills(state, capsys)
+    target = tmp_path / "skills.html"
+    assert run(capsys, "stats", "--html", str(target))[0] == 0
+    page = target.read_text().replace("<wbr>", "")
+    section = page[page.index("<h2>Skills used</h2>") : page.index("<h2>By reason</h2>")]
+    assert ".claude/skills/commit/SKILL.md" in section and "Never called in the window" in section
+    assert "review" in section and "manual" not in section
 
 
 def test_help_teaches(capsys: pytest.CaptureFixture[str]) -> None:

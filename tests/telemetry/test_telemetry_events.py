@@ -21,6 +21,7 @@ from jitctx.telemetry.events import (
     encode_event,
     event_from_discovery,
     event_from_instructions_loaded,
+    event_from_skill,
     event_from_startup,
     format_ts,
     held_bytes,
@@ -157,6 +158,26 @@ def test_instructions_loaded_payload() -> None:
     }
 
 
+def test_skill_record() -> None:
+    event = event_from_skill(
+        "commit", session_id="s", root="/p", path=".claude/skills/commit/SKILL.md", ts=T0
+    )
+    assert event == {
+        "v": 1,
+        "kind": "skill",
+        "ts": "2026-08-08T12:00:13.123Z",
+        "session_id": "s",
+        "channel": "main",
+        "root": "/p",
+        "skill": "commit",
+        "path": ".claude/skills/commit/SKILL.md",
+    }
+    in_subagent = event_from_skill("plugin:x", session_id="s", root="/p", channel="a1b2", ts=T0)
+    assert (in_subagent["channel"], in_subagent["agent_id"]) == ("subagent", "a1b2")
+    assert "path" not in in_subagent
+    assert record_problem(parse_line(encode_event(event).decode())) is None
+
+
 def test_instructions_loaded_in_a_subagent_and_with_junk_fields() -> None:
     payload: dict[str, Any] = {**PAYLOAD, "agent_id": "sub-3", "globs": "not a list", "file_path": 7}
     event = event_from_instructions_loaded(payload, root="/r")
@@ -265,6 +286,7 @@ def test_every_record_becomes_one_whole_line(extra: dict[str, Any], loads: int, 
         ('{"v":1,"kind":"discovery","ts":"2026-08-08T00:00:00.000Z","session_id":"s"}', None),
         ('{"v":1,"kind":"startup","ts":"2026-08-08T00:00:00.000Z","session_id":"s"}', None),
         ('{"v":1,"kind":"load","ts":"2026-08-08T00:00:00.000Z","session_id":"s"}', None),
+        ('{"v":1,"kind":"skill","ts":"2026-08-08T00:00:00.000Z","session_id":"s"}', None),
         ('{"v":1,"kind":"load","ts":"not a time","session_id":"s"}', "corrupt"),  # filters could not order it
         (
             '{"v":1,"kind":"load","ts":"2026-08-08T00:00:00Z","session_id":"s"}',

@@ -56,7 +56,7 @@ def other(draw: st.DrawFn) -> dict[str, object]:
         "load_reason": draw(st.sampled_from(["session_start", "path_glob_match", "nested_traversal"])),
         "bytes": draw(st.one_of(st.integers(0, 5000), ODD)),
     }
-    kind = draw(st.sampled_from(["startup", "discovery", "load", "nonsense"]))
+    kind = draw(st.sampled_from(["startup", "discovery", "load", "skill", "nonsense"]))
     record: dict[str, object] = {
         "v": 1,
         "kind": kind,
@@ -67,6 +67,13 @@ def other(draw: st.DrawFn) -> dict[str, object]:
     }
     if kind == "load":
         record.update(item, source=draw(st.sampled_from(["jitctx", "claude-code"])))
+    elif kind == "skill":  # a skill use: no loaded[], like a miss, but never one for the fast reader
+        del record["cumulative_bytes"]
+        record["skill"] = draw(st.one_of(st.sampled_from(["commit", "plugin:review"]), ODD))
+        if draw(st.booleans()):
+            record["path"] = draw(st.one_of(st.just(".claude/skills/commit/SKILL.md"), ODD))
+        if draw(st.booleans()):
+            record["loaded"] = []
     else:
         record["loaded"] = [item]
         record["hit"] = True
@@ -230,3 +237,17 @@ def test_lines_only_json_refuses_are_corrupt_for_both_readers(tmp_path: Path, ta
     assert repr(fast.result(fast_report)) == repr(exact.result(exact_report))
     assert vars(fast_report) == vars(exact_report)
     assert exact.result(exact_report).discoveries >= 1  # the good line after it still counts
+
+
+def test_skill_lines_go_to_the_exact_reader(tmp_path: Path) -> None:
+    """A skill use has no loaded[] either, but it is no miss: the fast reader must not take it for one."""
+    path = tmp_path / "2026-08-08.jsonl"
+    miss_line = {"v": 1, "kind": "discovery", "ts": TS[1], "session_id": "s", "loaded": []}
+    used = {"v": 1, "kind": "skill", "ts": TS[2], "session_id": "s", "root": "/p", "skill": "commit"}
+    path.write_text("".join(json.dumps(r) + "\n" for r in [miss_line, used, used]), encoding="utf-8")
+    span = [Span(str(path), 0, path.stat().st_size)]
+    fast, report = scan_spans_fast(span, make_filter())
+    stats = fast.result(report)
+    assert (stats.discoveries, [tuple(r) for r in stats.by_skill]) == (1, [("commit", 2, 1, "/p", None)])
+    exact, exact_report = scan_spans(span, make_filter())
+    assert repr(exact.result(exact_report)) == repr(stats)

@@ -72,6 +72,28 @@ def test_hostile_names_are_escaped() -> None:
     assert "onerror=alert(1)&gt;" in page  # present only as text
 
 
+def skill_use(name: str, path: str | None, root: str = "/p") -> dict[str, Any]:
+    record = {
+        "v": 1,
+        "kind": "skill",
+        "ts": format_ts(T0),
+        "session_id": "s-1-0",
+        "root": root,
+        "skill": name,
+    }
+    return record if path is None else {**record, "path": path}
+
+
+def test_skills_are_listed_escaped_with_those_never_called() -> None:
+    stats = compute_stats([*records(), skill_use(HOSTILE, HOSTILE), skill_use("commit", None)])
+    page = render_html(stats, unused_skills=[{"project": "/p", "skill": HOSTILE, "path": "x/SKILL.md"}])
+    section = page[page.index("<h2>Skills used</h2>") : page.index("<h2>By reason</h2>")]
+    assert "<script" not in section.lower() and "<img" not in section.lower()
+    assert section.count("&lt;script&gt;") == 3  # the name, its path, and where it is never called
+    assert "Never called in the window" in section
+    assert "<h2>Skills used</h2>" not in render_html(compute_stats(records()))  # none used: no section
+
+
 def plot_of(page: str) -> str:
     match = re.search(r'<svg[^>]*class="plot".*?</svg>', page, re.DOTALL)
     assert match is not None
@@ -138,8 +160,24 @@ def test_numbers_never_wrap_and_paths_break_after_a_slash() -> None:
     first = re.search(r"<tr><td.*?</tr>", board)
     assert first is not None
     cells = re.findall(r'<td class="([^"]+)">', first.group())
-    assert cells[:6] == ["file", "nowrap", "n", "n", "n", "n"]
+    # A long project name wraps within a capped column rather than squeezing the paths beside it.
+    assert cells[:6] == ["file", "project", "n", "n", "n", "n"]
+    assert re.search(r"td\.project \{[^}]*max-width", page)
     assert "src/<wbr>integrations/<wbr>prefect-aws/<wbr>AGENTS.md" in first.group()
+
+
+def test_the_byte_axis_has_round_labels_and_the_time_axis_whole_hours() -> None:
+    from jitctx.telemetry.html import duration
+
+    one = [
+        {**r, "cumulative_bytes": 45 * 1024, "ts": format_ts(T0 + timedelta(hours=n))}
+        for n, r in enumerate(records(sessions=1))
+    ]
+    plot = plot_of(render_html(compute_stats(one)))
+    labels = re.findall(r'text-anchor="end">([^<]*)</text>', plot)
+    assert labels == ["0 B", "10.0 KiB", "20.0 KiB", "30.0 KiB", "40.0 KiB", "50.0 KiB"]  # not 11.3 KiB
+    assert ">1 h<" in plot and ">3 h<" in plot
+    assert [duration(s) for s in (3600, 3660, 5400)] == ["1 h", "1 h 01", "1 h 30"]
 
 
 def test_human_bytes() -> None:

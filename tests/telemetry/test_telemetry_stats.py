@@ -99,6 +99,14 @@ def host_load(
     return record
 
 
+def skill(sid: str, at: float, name: str, path: str | None = None, root: str = ROOT) -> dict[str, Any]:
+    record = {"v": 1, "kind": "skill", "ts": ts(at), "session_id": sid, "channel": "main", "root": root}
+    record["skill"] = name
+    if path is not None:
+        record["path"] = path
+    return record
+
+
 def seed_baseline() -> list[dict[str, Any]]:
     """The seed's 2026-08-08 run: 33 sessions (5 predating the log, 14 with JIT data), 312 discoveries
     (main 289, subagent 23), 2 hits of 74 B by nested traversal, latencies with P50 3 ms and MAX 6 ms."""
@@ -257,6 +265,49 @@ def test_a_bad_load_item_leaves_no_half_record() -> None:
     assert stats.window.invalid == 1 and stats.loads == 0 and stats.discoveries == 0 and stats.sessions == 0
 
 
+def test_skill_uses_are_counted_per_skill_and_project() -> None:
+    records = [
+        startup("a", 0),
+        skill("a", 1, "commit", ".claude/skills/commit/SKILL.md"),
+        skill("a", 2, "commit", ".claude/skills/commit/SKILL.md"),
+        skill("b", 3, "commit"),  # its path unknown this time: the known one is kept
+        skill("b", 4, "commit", root="/work/other"),
+        skill("b", 5, "plugin:review"),
+        discovery("a", 6),
+    ]
+    stats = compute_stats(records)
+    assert [tuple(row) for row in stats.by_skill] == [
+        ("commit", 3, 2, ROOT, ".claude/skills/commit/SKILL.md"),
+        ("commit", 1, 1, "/work/other", None),
+        ("plugin:review", 1, 1, ROOT, None),
+    ]
+    assert stats.to_json()["by_skill"][0] == {
+        "skill": "commit",
+        "uses": 3,
+        "sessions": 2,
+        "project": ROOT,
+        "path": ".claude/skills/commit/SKILL.md",
+    }
+    # A skill use is no discovery and no load: the hit rate and the channels do not move. It names its
+    # session, which stays one that predates the log when no startup or discovery of jitctx names it.
+    without = compute_stats([r for r in records if r["kind"] != "skill"])
+    assert (stats.discoveries, stats.hit_rate, stats.loads, stats.by_channel) == (
+        without.discoveries,
+        without.hit_rate,
+        without.loads,
+        without.by_channel,
+    )
+    assert (stats.sessions, stats.sessions_predating_log, stats.window.records) == (2, 1, 7)
+
+
+@pytest.mark.parametrize(
+    "fields", [{"skill": 3}, {"skill": ""}, {"skill": None}, {"path": 5}, {"path": [".claude"]}]
+)
+def test_a_skill_record_with_a_wrong_field_is_invalid(fields: dict[str, Any]) -> None:
+    stats = compute_stats([skill("s", 0, "commit"), {**skill("s", 1, "x"), **fields}])
+    assert stats.window.invalid == 1 and [r.uses for r in stats.by_skill] == [1]
+
+
 @pytest.mark.parametrize(
     ("values", "q", "expected"),
     [
@@ -286,7 +337,7 @@ def logs(draw: st.DrawFn) -> list[dict[str, Any]]:
     records: list[dict[str, Any]] = []
     for n in range(draw(st.integers(0, 60))):
         sid = draw(st.sampled_from(["a", "b", "c", "d"]))
-        kind = draw(st.sampled_from(["miss", "miss", "hit", "startup", "host", "junk"]))
+        kind = draw(st.sampled_from(["miss", "miss", "hit", "startup", "host", "skill", "junk"]))
         if kind == "miss":
             records.append(
                 discovery(
@@ -312,6 +363,10 @@ def logs(draw: st.DrawFn) -> list[dict[str, Any]]:
             records.append(startup(sid, n))
         elif kind == "host":
             records.append(host_load(sid, n, draw(st.none() | st.integers(0, 9)), "include"))
+        elif kind == "skill":
+            name = draw(st.sampled_from(["commit", "review"]))
+            path = draw(st.sampled_from([None, f".claude/skills/{name}/SKILL.md", "elsewhere/SKILL.md"]))
+            records.append(skill(sid, n, name, path, root=draw(st.sampled_from([ROOT, "/other"]))))
         else:
             records.append({**discovery(sid, n), "elapsed_ms": "slow"})
     return records
@@ -345,6 +400,8 @@ def test_merging_two_halves_equals_one_pass(records: list[dict[str, Any]], data:
                     "channel",
                     "bytes",
                     "file_path",
+                    "skill",
+                    "path",
                 ]
             ),
             st.none()

@@ -166,6 +166,13 @@ class Engine:
         channel = agent_id if isinstance(agent_id, str) and agent_id else "main"
         if event in ("PostToolUse", "PostToolBatch"):
             calls = [payload] if event == "PostToolUse" else self._batch(payload)
+            if self.host.name == "claude-code":
+                try:  # telemetry: a skill use that cannot be recorded changes nothing in the answer
+                    from jitctx.adapters.skill_use import record_skill_uses
+
+                    record_skill_uses(self, calls, session_id, cwd, channel)
+                except Exception as exc:
+                    log_problem(self.env.state_dir, self.host.name, f"skill use not recorded: {exc!r}")
             touched = Touched(self.host.name == "claude-code", payload.get("transcript_path"), cwd)
             for call in calls:
                 touched.add_call(*self._tool(call))

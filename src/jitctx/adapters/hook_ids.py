@@ -6,8 +6,10 @@ Imports nothing: the hook's fast lane uses it too.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs every hook call milliseconds
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 
 def hook_ids(payload: Mapping[str, Any]) -> dict[str, Any]:
@@ -22,7 +24,7 @@ def hook_ids(payload: Mapping[str, Any]) -> dict[str, Any]:
     tool_ids = [
         call["tool_use_id"]
         for call in calls
-        if isinstance(call, Mapping) and isinstance(call.get("tool_use_id"), str) and call["tool_use_id"]
+        if isinstance(call, dict) and isinstance(call.get("tool_use_id"), str) and call["tool_use_id"]
     ]
     if len(tool_ids) == 1:
         ids["tool_use_id"] = tool_ids[0]

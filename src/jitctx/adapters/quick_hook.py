@@ -54,6 +54,8 @@ def try_quick(agent: str, raw: bytes, state_dir: str) -> bool:
             tool_input = call.get("tool_input") if isinstance(call, dict) else None
             if not (isinstance(tool_name, str) and isinstance(tool_input, dict)):
                 return False
+            if tool_name == "Skill":
+                return False  # the engine records the skill use (adapters.skill_use)
             paths.extend(affected_paths(tool_name, tool_input))
         if not paths:
             return os.path.isabs(cwd)  # nothing touched: the engine too answers {} and records nothing

@@ -138,6 +138,20 @@ def find_skills(root: str, paths: Iterable[str], agent: str = "jitctx") -> tuple
     return tuple(s for s in found if s is not None)
 
 
+def root_skills(root: str, agent: str = "jitctx") -> tuple[Skill, ...]:
+    """The skills in the skills folders at the root itself, not those of nested packages: one directory
+    listing per folder, no walk of the tree (cheap enough for `stats`, which may name many projects)."""
+    paths: list[str] = []
+    for folder in folders_for(agent):
+        try:
+            entries = list(os.scandir(os.path.join(root, *folder.split("/"))))
+        except OSError:
+            continue
+        paths.extend(f"{folder}/{entry.name}/{SKILL_FILE}" for entry in entries if entry.is_dir())
+    found = [read_skill(root, path) for path in sorted(paths)]
+    return tuple(skill for skill in found if skill is not None)
+
+
 def read_skill(root: str, path: str) -> Skill | None:
     """Parse one SKILL.md with the project's frontmatter reader; None when it cannot be opened."""
     try:

@@ -3,7 +3,7 @@
 Every record is one JSON object on one line, with these fields in this order:
 
     v            1, the schema version; a reader skips (and counts) versions it does not know
-    kind         "startup" | "discovery" | "load"
+    kind         "startup" | "discovery" | "load" | "skill"
     ts           ISO-8601 UTC with milliseconds, "2026-08-08T12:00:00.123Z" (sorts as text)
     session_id   the agent's session id
     channel      "main" | "subagent"; a sub-agent's own id, when known, goes in `agent_id`
@@ -17,6 +17,8 @@ Every record is one JSON object on one line, with these fields in this order:
     cumulative_bytes, loaded[].
 `kind: "load"`, one per load the *host* reported (Claude Code's own InstructionsLoaded hook, `source:
     "claude-code"`): the load item's fields at top level, with `bytes`/`tokens` when the reporter knew them.
+`kind: "skill"`, one per use of an Agent Skill (Claude Code's `Skill` tool): skill (its name, as the agent
+    gave it), and path (its SKILL.md, POSIX relative to the root) when it was found in the project.
 
 A load appears exactly once: inside `loaded[]` of the startup or discovery record that caused it when
 jitctx loaded it, or as its own `load` record when the host did. Counting loads is therefore the sum of
@@ -41,7 +43,7 @@ from jitctx.model import Discovery, Load, Startup
 from jitctx.tokens import estimate_tokens
 
 SCHEMA_VERSION = 1
-KINDS = frozenset({"startup", "discovery", "load"})
+KINDS = frozenset({"startup", "discovery", "load", "skill"})
 CHANNELS = ("main", "subagent")
 MEMORY_TYPES = ("User", "Project", "Local", "Managed")
 LOAD_REASONS = ("session_start", "nested_traversal", "path_glob_match", "include", "compact")
@@ -219,6 +221,23 @@ def event_from_instructions_loaded(
         event["bytes"] = file_bytes
     if tokens is not None:
         event["tokens"] = tokens
+    return event
+
+
+def event_from_skill(
+    name: str,
+    *,
+    session_id: str,
+    root: str,
+    channel: str = "main",
+    path: str | None = None,
+    ts: datetime | None = None,
+) -> Event:
+    """The record of one skill use; `path` is its SKILL.md relative to `root`, when known."""
+    event = _common("skill", ts, session_id, channel, root)
+    event["skill"] = name
+    if path is not None:
+        event["path"] = path
     return event
 
 

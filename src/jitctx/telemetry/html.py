@@ -8,7 +8,7 @@ thing either.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from html import escape
 from typing import NamedTuple
 
@@ -39,7 +39,7 @@ PALETTE = (
 CSP = "default-src 'none'; style-src 'unsafe-inline'"
 CSS = """
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1b1f24; margin: 24px auto;
-       max-width: 960px; padding: 0 16px; }
+       max-width: 1180px; padding: 0 16px; }
 h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 28px 0 8px; }
 .window { color: #444; margin: 0 0 16px; } .note { color: #666; font-size: 12px; }
 table { border-collapse: collapse; }
@@ -48,7 +48,8 @@ th { font-weight: 600; border-bottom: 1px solid #ccc; }
 td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
 td.n, th.n, td.nowrap, td.id { white-space: nowrap; }
 .file, .id { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 13px; }
-.file { overflow-wrap: break-word; min-width: 12em; }
+.file { overflow-wrap: break-word; min-width: 16em; }
+td.project { min-width: 10em; max-width: 16em; }
 .bar { background: #1f6feb; height: 10px; border-radius: 2px; min-width: 1px; }
 svg text { font: 11px system-ui, sans-serif; fill: #444; }
 svg.spark { display: block; } .scroll { overflow-x: auto; }
@@ -132,10 +133,18 @@ def _table(
     return f'<div class="scroll"><table><tr>{head}</tr>{"".join(body)}</table></div>'
 
 
-def _ticks(low: float, high: float, count: int = 5) -> list[float]:
-    if high <= low:
-        return [low]
-    return [low + (high - low) * i / (count - 1) for i in range(count)]
+_STEPS = (0.1, 0.2, 0.25, 0.5, 1, 2, 2.5, 5, 10, 20, 25, 50, 100, 200, 250, 500)
+
+
+def _byte_ticks(top: float) -> list[float]:
+    """Round values from 0 to `top` or just above it, at most 5 steps (0, 10 KiB, ... 50 KiB for a peak of
+    45 KiB): quarters of the peak would label the axis 11.3 KiB, 22.5 KiB."""
+    if top <= 0:
+        return [0.0]
+    unit = 1024 ** max(0, min(3, int(math.log(top / 2, 1024)) if top >= 2 else 0))
+    scaled = top / unit
+    step = next((s for s in _STEPS if scaled / s <= 5 and s * unit >= 1), 1024.0)  # no fraction of a byte
+    return [i * step * unit for i in range(math.ceil(scaled / step - 1e-9) + 1)]
 
 
 # Steps of the time axis, in seconds: the smallest that gives at most 6 ticks is used.
@@ -155,7 +164,8 @@ def duration(seconds: float) -> str:
     if seconds < 3600:
         return f"{seconds // 60} min" + (f" {seconds % 60:02d}" if seconds % 60 and seconds < 600 else "")
     if seconds < 86400:
-        return f"{seconds // 3600} h {seconds % 3600 // 60:02d}"
+        minutes = seconds % 3600 // 60
+        return f"{seconds // 3600} h" + (f" {minutes:02d}" if minutes else "")
     return f"{seconds // 86400} d {seconds % 86400 // 3600} h"
 
 
@@ -192,7 +202,8 @@ def plot(stats: Stats) -> str:
     if not drawn:
         return '<p class="note">No session recorded cumulative bytes in this window.</p>'
     span = max(max(d.length for d in drawn), 1.0)
-    top = max(d.peak for d in drawn) or 1
+    levels = _byte_ticks(max(d.peak for d in drawn))
+    top = levels[-1] or 1
     inner_w, inner_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 
     def x(seconds: float) -> float:
@@ -206,7 +217,7 @@ def plot(stats: Stats) -> str:
         f'style="max-width:{WIDTH}px" role="img" class="plot" '
         'aria-label="cumulative bytes per session against the time since its start">'
     ]
-    for value in _ticks(0, top):
+    for value in levels:
         parts.append(
             f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(value):.1f}" y2="{y(value):.1f}" '
             'stroke="#e4e4e4"/>'
@@ -294,7 +305,7 @@ def sessions_table(stats: Stats) -> str:
         [
             f'<i class="key" style="background:{PALETTE[i] if i < COLORED else "#c8c8c8"}"></i>'
             f"{escape(d.series.session_id[:13])}",
-            escape(labels.get(d.series.project or "", "?")),
+            _breakable(labels.get(d.series.project or "", "?")),
             escape(_clock(d.series.first_ts or d.series.points[0][0])[:16]),
             escape(duration(d.length)),
             escape(human_bytes(d.peak)),
@@ -307,14 +318,51 @@ def sessions_table(stats: Stats) -> str:
         rows,
         {3, 4},
         raw=range(6),
-        classes={0: "id", 1: "nowrap", 2: "nowrap"},
+        classes={0: "id", 1: "project", 2: "nowrap"},
     )
     more = len(stats.series) - len(drawn)
     note = f'<p class="note">{more:,} smaller sessions not listed.</p>' if more > 0 else ""
     return table + note
 
 
-def render_html(stats: Stats, *, title: str = "jitctx stats", generated: str = "") -> str:
+def skills_section(stats: Stats, unused: Sequence[Mapping[str, str]] = ()) -> str:
+    """Uses per skill and project, then the skills of those projects the model never called."""
+    if not stats.by_skill:
+        return ""
+    labels = project_labels([*(r.project for r in stats.by_skill), *(u["project"] for u in unused)])
+    table = _table(
+        ["skill", "project", "uses", "sessions", "SKILL.md"],
+        [
+            [
+                escape(r.skill),
+                _breakable(labels.get(r.project or "", "?")),
+                f"{r.uses:,}",
+                f"{r.sessions:,}",
+                _breakable(r.path) if r.path else "-",
+            ]
+            for r in stats.by_skill
+        ],
+        {2, 3},
+        {0, 1, 4},
+        {0: "file", 1: "project", 4: "file"},
+    )
+    never = ""
+    if unused:
+        names = ", ".join(
+            f'<span class="file">{escape(u["skill"])}</span> ({escape(labels.get(u["project"], "?"))})'
+            for u in unused
+        )
+        never = f'<p class="note">Never called in the window: {names}.</p>'
+    return "<h2>Skills used</h2>" + table + never
+
+
+def render_html(
+    stats: Stats,
+    *,
+    title: str = "jitctx stats",
+    generated: str = "",
+    unused_skills: Sequence[Mapping[str, str]] = (),
+) -> str:
     w = stats.window
     span = "no records" if w.first_ts is None else f"{_clock(w.first_ts)} to {_clock(w.last_ts)}"
     scope = f"{w.files:,} files, {w.lines:,} lines, {w.records:,} records"
@@ -330,7 +378,7 @@ def render_html(stats: Stats, *, title: str = "jitctx stats", generated: str = "
     board = [
         [
             _breakable(row.file),
-            escape(labels.get(row.project or "", "?")),
+            _breakable(labels.get(row.project or "", "?")),
             f"{row.loads:,}",
             f"{row.sessions:,}",
             (human_bytes(row.size) if row.size is not None else "?"),
@@ -344,7 +392,7 @@ def render_html(stats: Stats, *, title: str = "jitctx stats", generated: str = "
         board,
         {2, 3, 4, 5},
         {0, 1, 6},
-        {0: "file", 1: "nowrap"},
+        {0: "file", 1: "project"},
     )
     reasons = _table(
         ["reason", "loads", "bytes"],
@@ -376,6 +424,7 @@ def render_html(stats: Stats, *, title: str = "jitctx stats", generated: str = "
             f'<p class="note">{more:,} more files in <code>jitctx stats --by-file</code>.</p>'
             if more > 0
             else "",
+            skills_section(stats, unused_skills),
             "<h2>By reason</h2>",
             reasons,
             "<h2>By channel</h2>",

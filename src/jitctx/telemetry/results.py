@@ -38,6 +38,16 @@ class FileRow(NamedTuple):
     project: str | None = None  # the root of the project it was loaded in, as recorded
 
 
+class SkillRow(NamedTuple):
+    """Uses of one Agent Skill (Claude Code's `Skill` tool) in one project."""
+
+    skill: str  # its name, as the agent gave it
+    uses: int
+    sessions: int
+    project: str | None = None  # the root of the project it was used in, as recorded
+    path: str | None = None  # its SKILL.md relative to the project root, when the hook found it
+
+
 class SessionSeries(NamedTuple):
     """Cumulative bytes of one session over time: a point where the value changed, and the last record."""
 
@@ -92,6 +102,7 @@ class Stats:
     by_channel: tuple[ChannelRow, ...]
     by_file: tuple[FileRow, ...]
     series: tuple[SessionSeries, ...]
+    by_skill: tuple[SkillRow, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         document = asdict(self)
@@ -107,6 +118,7 @@ class Stats:
             {**s._asdict(), "points": [{"ts": ts, "cumulative_bytes": b} for ts, b in s.points]}
             for s in self.series
         ]
+        document["by_skill"] = [row._asdict() for row in self.by_skill]
         return document
 
 

@@ -15,28 +15,32 @@ Definitions (they decide what the numbers mean, so they are fixed here):
   a session known only from host (Claude Code) load records, the running sum of their bytes;
 - a session *predates the log* when no jitctx record (startup or discovery) names it, only host load
   records: its discoveries were never recorded, so it has no place in the hit rate;
+- skill uses = `skill` records, per skill name and project root; they name their session (and count in
+  `sessions`) but are no load, no discovery and no jitctx record in the sense above;
 - percentiles are nearest-rank: P50 of n sorted values is the ceil(n/2)-th.
 """
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from jitctx.telemetry.events import KINDS
+from jitctx.telemetry.record_fields import changed_points, display_path, size_field, whole_field
 from jitctx.telemetry.results import (
     ChannelRow,
     FileRow,
     ReasonRow,
     SessionSeries,
+    SkillRow,
     Spread,
     Stats,
     Window,
     percentile,
     spread_of_counts,
 )
+from jitctx.telemetry.skill_tally import SkillTally
 from jitctx.telemetry.store import Filter, ReadReport
 
 __all__ = [
@@ -45,6 +49,7 @@ __all__ = [
     "MissRow",
     "ReasonRow",
     "SessionSeries",
+    "SkillRow",
     "Spread",
     "Stats",
     "StatsAccumulator",
@@ -88,6 +93,7 @@ class StatsAccumulator:
         self.channels: dict[str, list[int]] = {}  # channel -> [discoveries, hits, loads]
         # file_path -> [loads, bytes, size (-1: unknown), sessions, root]
         self.files: dict[str, list[Any]] = {}
+        self.skills = SkillTally()
 
     def add_all(self, records: Iterable[Mapping[str, Any]]) -> None:
         """Count `records` in order. A record with a field of the wrong type is counted as invalid, whole."""
@@ -210,6 +216,9 @@ class StatsAccumulator:
         session_id: str = record["session_id"]
         if kind not in KINDS or ts.__class__ is not str or session_id.__class__ is not str:
             raise TypeError("not a record")
+        if kind == "skill":
+            self._add_skill(record, ts, session_id)
+            return
         channel = "main" if record.get("channel", "main") == "main" else "subagent"
         loaded: list[Mapping[str, Any]]
         if kind == "load":
@@ -218,11 +227,11 @@ class StatsAccumulator:
             loaded = record.get("loaded") or []
             if loaded.__class__ is not list:
                 raise TypeError("loaded is not a list")
-        cumulative = _whole(record.get("cumulative_bytes"))
+        cumulative = whole_field(record.get("cumulative_bytes"))
         if kind == "discovery":
             hit = record.get("hit") is True
-            skipped = _whole(record.get("scope_skipped", 0))
-            scanned = _whole(record.get("rules_scanned", 0))
+            skipped = whole_field(record.get("scope_skipped", 0))
+            scanned = whole_field(record.get("rules_scanned", 0))
             elapsed = record.get("elapsed_ms")
             if not (
                 elapsed is None
@@ -231,20 +240,11 @@ class StatsAccumulator:
             ):
                 raise TypeError("elapsed_ms is not a finite number")
         items = [
-            (item["file_path"], item.get("load_reason") or "?", _size(item.get("bytes"))) for item in loaded
+            (item["file_path"], item.get("load_reason") or "?", size_field(item.get("bytes")))
+            for item in loaded
         ]
 
-        self._see_ts(ts)
-        session = self.sessions.get(session_id)
-        if session is None:
-            session = self.sessions[session_id] = [-1, False, False, ts, [], 0, [], "", ts]
-        elif ts > session[_LAST]:
-            session[_LAST] = ts
-        elif ts < session[_FIRST]:
-            session[_FIRST] = ts
-        if not session[_ROOT]:
-            root = record.get("root")
-            session[_ROOT] = root if root.__class__ is str else ""
+        session = self._session(record, ts, session_id)
         counts = self.channels.get(channel)
         if counts is None:
             counts = self.channels[channel] = [0, 0, 0]
@@ -275,6 +275,27 @@ class StatsAccumulator:
                     points.append((ts, cumulative))
         if items:
             self._add_loads(items, counts, session_id, record.get("root") or "", kind)
+
+    def _session(self, record: Mapping[str, Any], ts: str, session_id: str) -> list[Any]:
+        """The session's entry, created or widened to `ts`, with the root its first record names."""
+        self._see_ts(ts)
+        session = self.sessions.get(session_id)
+        if session is None:
+            session = self.sessions[session_id] = [-1, False, False, ts, [], 0, [], "", ts]
+        elif ts > session[_LAST]:
+            session[_LAST] = ts
+        elif ts < session[_FIRST]:
+            session[_FIRST] = ts
+        if not session[_ROOT]:
+            root = record.get("root")
+            session[_ROOT] = root if root.__class__ is str else ""
+        return session
+
+    def _add_skill(self, record: Mapping[str, Any], ts: str, session_id: str) -> None:
+        # A skill use names its session but is no jitctx load: it leaves the channels and the hit rate
+        # alone, and does not make a session "seen by jitctx" (the definition names startup and discovery).
+        self.skills.add(record, session_id)
+        self._session(record, ts, session_id)
 
     def _add_loads(
         self,
@@ -341,6 +362,7 @@ class StatsAccumulator:
             if entry[2] >= 0:
                 file[2] = entry[2]
             file[3] |= entry[3]
+        self.skills.merge(later.skills)
         for key, theirs in later.sessions.items():
             mine = self.sessions.get(key)
             if mine is None:
@@ -391,7 +413,12 @@ class StatsAccumulator:
             if points:
                 series.append(
                     SessionSeries(
-                        session_id, tuple(_changes(points)), s[_LAST], predates, s[_FIRST], s[_ROOT] or None
+                        session_id,
+                        tuple(changed_points(points)),
+                        s[_LAST],
+                        predates,
+                        s[_FIRST],
+                        s[_ROOT] or None,
                     )
                 )
         cumulative.sort()
@@ -433,6 +460,7 @@ class StatsAccumulator:
             ),
             by_file=self._leaderboard(),
             series=tuple(sorted(series, key=lambda s: (s.points[0][0], s.session_id))),
+            by_skill=self.skills.rows(),
         )
 
     def _leaderboard(self) -> tuple[FileRow, ...]:
@@ -440,7 +468,7 @@ class StatsAccumulator:
         # stays absolute).
         rows = [
             FileRow(
-                _display(path, entry[4]),
+                display_path(path, entry[4]),
                 path,
                 entry[0],
                 entry[1],
@@ -451,35 +479,6 @@ class StatsAccumulator:
             for path, entry in self.files.items()
         ]
         return tuple(sorted(rows, key=lambda r: (-r.bytes, -r.loads, r.file, r.project or "")))
-
-
-def _whole(value: Any) -> Any:
-    """An int field (bool is no int here), or None when absent; anything else makes the record invalid."""
-    if value is None or value.__class__ is int:
-        return value
-    raise TypeError(f"expected an integer, not {type(value).__name__}")
-
-
-def _size(value: Any) -> Any:
-    """A file size: a whole number of bytes, not negative, or None when unknown."""
-    if value is None or (value.__class__ is int and value >= 0):
-        return value
-    raise TypeError("bytes is not a size")
-
-
-def _changes(points: list[tuple[str, int]]) -> list[tuple[str, int]]:
-    """Points in time order, keeping only those where the value changed."""
-    kept: list[tuple[str, int]] = []
-    for point in sorted(points, key=lambda p: p[0]):
-        if not kept or kept[-1][1] != point[1]:
-            kept.append(point)
-    return kept
-
-
-def _display(path: str, root: str) -> str:
-    if root and (path == root or path.startswith(root.rstrip("/") + "/")):
-        return os.path.relpath(path, root).replace(os.sep, "/")
-    return path
 
 
 def compute_stats(

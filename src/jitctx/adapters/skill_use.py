@@ -1,0 +1,132 @@
+"""Which Agent Skills an agent used, from Claude Code's hook events, as telemetry records (`kind: "skill"`).
+
+Claude Code runs a skill through its `Skill` tool, whose input names it: `{"skill": "<name>", "args": "..."}`
+(the tool's input schema in Claude Code 2.1.332). The tool trims the name and strips a leading `/`; a
+plugin's or an MCP server's skill is named `plugin:skill`. The hook sees the call in PostToolUse, or among
+the `tool_calls` of a PostToolBatch. A skill the user runs by typing `/name` is no tool call and is not
+seen here.
+
+Recording is telemetry: it must never change the hook's answer, and costs nothing for other calls. This
+module imports nothing at load time; the skills index (`govern.skills`) is imported only when a name has
+to be matched against the frontmatter of the project's skills.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from jitctx.adapters.common import Engine
+
+SKILL_TOOL = "Skill"
+NAME_MAX = 256  # longer is no skill name (the spec allows 64); kept short so a record stays small
+SCAN_MAX = 200  # skill folders read, at most, to match a name against the `name:` of their frontmatter
+
+
+def skills_used(calls: Iterable[Mapping[str, Any]]) -> list[tuple[str, str | None]]:
+    """(skill name, tool_use_id) of every `Skill` call among `calls` (one PostToolUse payload, or the
+    `tool_calls` of a PostToolBatch), in order; calls that name no skill are left out."""
+    used: list[tuple[str, str | None]] = []
+    for call in calls:
+        if not isinstance(call, Mapping) or call.get("tool_name") != SKILL_TOOL:
+            continue
+        tool_input = call.get("tool_input")
+        name = tool_input.get("skill") if isinstance(tool_input, Mapping) else None
+        if not isinstance(name, str):
+            continue
+        name = name.strip()
+        name = name[1:].strip() if name.startswith("/") else name
+        if not name:
+            continue
+        tool_use_id = call.get("tool_use_id")
+        used.append((name[:NAME_MAX], tool_use_id if isinstance(tool_use_id, str) and tool_use_id else None))
+    return used
+
+
+def skill_records(
+    used: Iterable[tuple[str, str | None]],
+    *,
+    session_id: str,
+    root: str,
+    cwd: str,
+    channel: str = "main",
+    agent: str = "claude-code",
+) -> list[dict[str, Any]]:
+    """One `skill` record per use, with the path of its SKILL.md when the project has it."""
+    from jitctx.telemetry.events import event_from_skill
+
+    records = []
+    found: dict[str, str | None] = {}
+    for name, tool_use_id in used:
+        if name not in found:
+            found[name] = skill_path(root, cwd, name, agent)
+        record = event_from_skill(name, session_id=session_id, root=root, channel=channel, path=found[name])
+        record["agent"] = agent
+        if tool_use_id is not None:
+            record["tool_use_id"] = tool_use_id
+        records.append(record)
+    return records
+
+
+def skill_path(root: str, cwd: str, name: str, agent: str = "claude-code") -> str | None:
+    """The SKILL.md of skill `name`, POSIX relative to `root`: in a skills folder of `cwd` or of a folder
+    above it up to the root (a package's own skills in a monorepo, then the project's), first as the
+    folder named like the skill, then by the `name:` of each skill's frontmatter. None for a skill the
+    project does not hold (the user's own, a plugin's)."""
+    if ":" in name or "/" in name or "\\" in name or name in (".", "..") or "\0" in name:
+        return None  # a plugin's or MCP server's skill, or no folder name at all
+    from jitctx.discovery.boundary import is_inside, relative_posix
+    from jitctx.govern.skills import SKILL_FILE, folders_for, read_skill
+
+    root = os.path.realpath(root)
+    here = os.path.realpath(cwd)
+    if not is_inside(here, root):
+        here = root
+    places: list[str] = []
+    while True:
+        places.extend(os.path.join(here, *folder.split("/")) for folder in folders_for(agent))
+        if here == root:
+            break
+        here = os.path.dirname(here)
+    for place in places:
+        candidate = os.path.join(place, name, SKILL_FILE)
+        if os.path.isfile(candidate):
+            return relative_posix(candidate, root)
+    read = 0
+    for place in places:
+        try:
+            folders = sorted(entry.name for entry in os.scandir(place) if entry.is_dir())
+        except OSError:
+            continue
+        for folder in folders:
+            if read >= SCAN_MAX:
+                return None
+            read += 1
+            rel = relative_posix(os.path.join(place, folder, SKILL_FILE), root)
+            skill = read_skill(root, rel)
+            if skill is not None and skill.name == name:
+                return rel
+    return None
+
+
+def record_skill_uses(
+    engine: Engine, calls: Iterable[Mapping[str, Any]], session_id: str, cwd: str, channel: str
+) -> None:
+    """Append a `skill` record for every skill used among `calls` to the engine's event log."""
+    used = skills_used(calls)
+    if not used:
+        return
+    from jitctx.adapters.common import _markers, _saved_start
+    from jitctx.discovery.boundary import find_root
+
+    # The session's project, as its other records name it: where it started, not where the shell is now.
+    started = _saved_start(engine.env.state_dir / "sessions", f"{engine.host.name}.{session_id}")
+    root = find_root(started or cwd, _markers())
+    store = engine.event_store()
+    for record in skill_records(
+        used, session_id=session_id, root=root, cwd=cwd, channel=channel, agent=engine.host.name
+    ):
+        record.update({k: v for k, v in engine.ids.items() if k == "prompt_id"})
+        store.append(record)
