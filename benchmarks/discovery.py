@@ -7,7 +7,12 @@
 * warm, list due: the same, with every chain directory's watch list compared (a stat each) to notice a
   new instruction file, as on touches a second apart and in every hook process;
 * first touch: a directory never touched before in this session (its chain partly scanned above it);
-* naive: walk up, `exists()` each candidate name, re-read and re-parse every file and rule, every time.
+* naive: walk up, `exists()` each candidate name, re-read and re-parse every file and rule, every time;
+* gemini: Gemini CLI's own JIT discovery (`loadJitSubdirectoryMemory` of @google/gemini-cli-core, which
+  its `discoverJitContext` calls), run by node on the same first and warm touches with the same file
+  names (benchmarks/gemini_jit.mjs). Install it once, outside the project's dependencies:
+  `npm install --prefix benchmarks/_work/gemini --ignore-scripts --omit=optional @google/gemini-cli-core`.
+  Without node or the package the case is skipped with a line that says so.
 
 Filesystem calls are counted by wrapping os.stat, os.lstat and open in the same run (warm touches are
 timed without the wrappers and counted in a repeat of the same touch). The minimum possible
@@ -121,12 +126,46 @@ def warm_touches(session: Session, paths: list[str]) -> tuple[list[float], list[
     return times, calls_made
 
 
+def gemini_run(prefix: Path, root: str, first: list[str], warm: list[str]) -> dict[str, Any] | str:
+    """Gemini CLI's JIT discovery on the same touches (benchmarks/gemini_jit.mjs), or why it did not run."""
+    import json
+    import shutil
+    import subprocess
+
+    node = shutil.which("node")
+    if node is None:
+        return "node is not on PATH"
+    if not (prefix / "node_modules" / "@google" / "gemini-cli-core").is_dir():
+        return f"@google/gemini-cli-core is not installed under {prefix} (see this script's docstring)"
+    names = list(get_profile("jitctx").dir_files)
+    request = json.dumps({"root": root, "names": names, "first": first, "warm": warm})
+    script = Path(__file__).resolve().parent / "gemini_jit.mjs"
+    done = subprocess.run(
+        [node, str(script), str(prefix)],
+        input=request,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    if done.returncode != 0:
+        return f"node failed: {done.stderr.strip()[-300:]}"
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--keep", type=Path, help="generate into (or reuse) this directory")
     parser.add_argument("--samples", type=int, default=2000)
+    parser.add_argument(
+        "--gemini",
+        type=Path,
+        default=Path(__file__).resolve().parent / "_work" / "gemini",
+        help="the npm prefix holding @google/gemini-cli-core (default: benchmarks/_work/gemini)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         root_path = args.keep or Path(scratch) / "mono"
@@ -156,7 +195,9 @@ def main() -> int:
             first_calls.append(calls[0])
 
         # warm: touch again files whose chains were scanned above
-        warm, warm_calls = warm_touches(session, rng.choices(fresh[: args.samples], k=args.samples))
+        warm_paths = rng.choices(fresh[: args.samples], k=args.samples)
+        warm, warm_calls = warm_touches(session, warm_paths)
+        gemini = gemini_run(args.gemini, root, fresh[: args.samples], warm_paths)
         chains = [session._chain(os.path.dirname(p)) for p in fresh[:200]]
         # warm, each directory's watch list due (touches a second or more apart, as an agent's are; and
         # every hook call, which is a new process): one more stat per chain directory.
@@ -181,6 +222,15 @@ def main() -> int:
     report("warm, list due", due, due_calls)
     report("first touch", first, first_calls)
     report("naive reference", naive, naive_calls)
+    if isinstance(gemini, str):
+        print(f"gemini cli: skipped ({gemini})")
+    else:
+        for label, values in (("first touch", gemini["first"]), ("warm", gemini["warm"])):
+            p50, p99 = percentile(values, 0.5), percentile(values, 0.99)
+            print(f"gemini cli {label:12} P50 {p50:8.1f} us  P99 {p99:8.1f} us")
+        warm_ratio = percentile(gemini["warm"], 0.5) / (percentile(warm, 0.5) * 1e6)
+        first_ratio = percentile(gemini["first"], 0.5) / (percentile(first, 0.5) * 1e6)
+        print(f"ratio gemini/jitctx P50: warm {warm_ratio:.1f}x, first touch {first_ratio:.1f}x")
     naive_p50 = percentile(naive, 0.5)
     print(
         f"ratio naive/warm P50 {naive_p50 / percentile(warm, 0.5):.1f}x, "
