@@ -126,7 +126,11 @@ def test_every_tool_over_stdio(example_copy: Path, tmp_path: Path) -> None:
     # first, again, outside (2: the NUL path is no discovery), alive, and the hook session's hit and
     # miss (its broken event is none); explain records nothing
     assert (stats["discoveries"], stats["hits"], stats["sessions"]) == (7, 3, 2)
-    expected_stats = {"events_dir": str(state / "events"), **stats_from_log(state / "events").to_json()}
+    expected_stats = {
+        "events_dir": str(state / "events"),
+        **stats_from_log(state / "events").to_json(),
+        "skills_unused": [],  # as `jitctx stats --json`: no skill was used in the window
+    }
     assert stats == json.loads(json.dumps(expected_stats))  # tuples arrive as lists
     assert "discoveries 7" in seen["stats"]["content"][0]["text"]
 

@@ -177,7 +177,7 @@ def test_stats_reads_the_events_the_tools_recorded(example_copy: Path, state: Pa
     tools.context_for_paths(["src/ui/README.md"], session_id="a")
     answer = tools.stats()
     expected = stats_from_log(state / "events").to_json()
-    assert answer.document == {"events_dir": str(state / "events"), **expected}
+    assert answer.document == {"events_dir": str(state / "events"), **expected, "skills_unused": []}
     assert answer.document["discoveries"] == 3 and answer.document["hits"] == 1
     assert answer.document["sessions"] == 1
     assert "discoveries 3" in answer.text

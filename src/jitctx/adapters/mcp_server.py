@@ -237,7 +237,9 @@ class McpTools:
         moment = parse_since(since, datetime.now(UTC)) if since else None
         directory = events_dir(self.state_dir)
         result = stats_from_log(directory, since=moment, session=session or None)
-        document = {"events_dir": str(directory), **result.to_json()}  # as `jitctx stats --json`
+        from jitctx.govern.skills import unused_skills
+
+        document = {"events_dir": str(directory), **result.to_json(), "skills_unused": unused_skills(result)}
         return ToolAnswer(document, _stats_text(document, directory))
 
     def _cwd(self, cwd: str | None) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from dataclasses import asdict
 from datetime import UTC, datetime
@@ -62,6 +61,8 @@ def run(args: argparse.Namespace) -> int:
     directory = readable_events_dir(args)
     since = since_of(args)
     stats = stats_from_log(directory, since=since, session=args.session, workers=args.workers)
+    from jitctx.govern.skills import unused_skills
+
     unused = unused_skills(stats)
     if args.html:
         _write_html(stats, Path(args.html), unused)
@@ -87,28 +88,6 @@ class _Report:
         self.unknown_kind = window.unknown_kind
         self.records = window.records
         self.filtered = window.filtered
-
-
-def unused_skills(stats: Stats) -> list[dict[str, str]]:
-    """The skills at the root of each project in the window (`.claude/skills`, as they are on disk now)
-    that the model could call but never did in the window. Only when the window holds a skill use at
-    all: a log written before jitctx recorded skills would call every skill unused."""
-    if not stats.by_skill:
-        return []
-    from jitctx.govern.skills import root_skills
-
-    used: dict[str, set[str]] = {}
-    for row in stats.by_skill:
-        used.setdefault(row.project or "", set()).add(row.skill)
-    roots = {row.project for row in stats.by_skill} | {s.project for s in stats.series}
-    roots |= {row.project for row in stats.by_file}
-    unused = []
-    for root in sorted(r for r in roots if r and os.path.isabs(r)):
-        names = used.get(root, set())
-        for skill in root_skills(root, "claude-code"):
-            if skill.listed and skill.error is None and not {skill.folder, skill.name} & names:
-                unused.append({"project": root, "skill": skill.name or skill.folder, "path": skill.path})
-    return unused
 
 
 def _write_html(stats: Stats, path: Path, unused: list[dict[str, str]]) -> None:

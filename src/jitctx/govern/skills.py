@@ -14,10 +14,13 @@ import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jitctx.frontmatter import split_frontmatter
 from jitctx.govern.findings import Finding, finding
+
+if TYPE_CHECKING:
+    from jitctx.telemetry.results import Stats
 
 SKILL_FILE = "SKILL.md"
 SKILL_FOLDERS = (".claude/skills", ".agents/skills", ".gemini/skills")
@@ -286,3 +289,23 @@ def skill_at(root: str, rel: str | None) -> Skill | None:
     if rel is None or skill_folder(rel) is None:
         return None
     return read_skill(root, rel)
+
+
+def unused_skills(stats: Stats) -> list[dict[str, str]]:
+    """The skills at the root of each project in the window (`.claude/skills`, as they are on disk now)
+    that the model could call but never did in the window. Only when the window holds a skill use at
+    all: a log written before jitctx recorded skills would call every skill unused."""
+    if not stats.by_skill:
+        return []
+    used: dict[str, set[str]] = {}
+    for row in stats.by_skill:
+        used.setdefault(row.project or "", set()).add(row.skill)
+    roots = {row.project for row in stats.by_skill} | {s.project for s in stats.series}
+    roots |= {row.project for row in stats.by_file}
+    unused = []
+    for root in sorted(r for r in roots if r and os.path.isabs(r)):
+        names = used.get(root, set())
+        for skill in root_skills(root, "claude-code"):
+            if skill.listed and skill.error is None and not {skill.folder, skill.name} & names:
+                unused.append({"project": root, "skill": skill.name or skill.folder, "path": skill.path})
+    return unused
