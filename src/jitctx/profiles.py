@@ -56,11 +56,14 @@ class Profile:
     native_jit: bool = True
     # File names the agent already loads on its own; a hook must not send them again.
     native_files: tuple[str, ...] = ()
-    # Does a scope in the frontmatter of a directory's own file (a nested CLAUDE.md) narrow when it loads?
-    # jitctx's own feature; Claude Code honours `paths:` only in rules folders.
-    dir_file_scopes: bool = True
+    # Directory files whose frontmatter scope the agent ignores: they load on any touch of their subtree.
+    # A scope in a nested CLAUDE.md is jitctx's own feature; Claude Code honours `paths:` only in rules
+    # folders (the real client, tests/e2e).
+    unscoped_files: tuple[str, ...] = ()
 
 
+# Claude Code's own directory files: it loads them whatever a `paths:` in their frontmatter says.
+CLAUDE_OWN_FILES = ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md")
 _CLAUDE_MANAGED = ("/etc/claude-code/CLAUDE.md", "/Library/Application Support/ClaudeCode/CLAUDE.md")
 _SCOPE_KEYS = ("paths", "globs", "applyTo", "fileMatchPattern")
 
@@ -108,9 +111,7 @@ PROFILES: dict[str, Profile] = {
             render="claude",
             glob_dialect="gitignore",
             native_files=("CLAUDE.md", ".claude/CLAUDE.md", "AGENTS.md", "CLAUDE.local.md"),
-            # The real client loads a nested CLAUDE.md on a Read in its subtree whatever its `paths:`
-            # say (tests/e2e); only `.claude/rules/` files are scoped.
-            dir_file_scopes=False,
+            unscoped_files=CLAUDE_OWN_FILES,
         ),
         Profile(
             name="codex",

@@ -119,3 +119,15 @@ def test_a_fork_of_a_fork_names_its_direct_parent(tmp_path: Path) -> None:
     records.append({"requestSessionId": "child"})
     path = _transcript(tmp_path / "long.jsonl", records)
     assert forked_from(path, "child") == "parent"
+
+
+def test_the_release_is_the_newest_the_transcript_names(tmp_path: Path) -> None:
+    """A conversation begun by 2.1.197 and resumed by 2.1.332 is answered as 2.1.332; a half-written last
+    record (`"2.1.3`) is not read as release 2.1.3."""
+    records: list[dict[str, object]] = [{"type": "user", "version": "2.1.197", "pad": "x" * 70_000}]
+    records.append({"type": "assistant", "version": "2.1.332"})
+    path = _transcript(tmp_path / "resumed.jsonl", records)
+    assert release_of(path) == (2, 1, 332)
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write('{"type": "user", "version": "2.1.3')
+    assert release_of(path) == (2, 1, 332)

@@ -168,3 +168,15 @@ def test_codex_does_not_read_transcripts_for_forks(
     assert answers.sent(call_hook("codex", nl_api("old"))) == expected
     transcript = _fork_transcript(tmp_path / "new.jsonl", "new", "old")
     assert answers.sent(call_hook("codex", nl_api("new", transcript))) == expected
+
+
+def test_a_scoped_nested_claude_md_is_claude_codes_whatever_its_scope(tree: Any, call_hook: Any) -> None:
+    """Claude Code loads pkg/CLAUDE.md on a Read of pkg/a.py although its `paths:` name only .ts files;
+    the hook must count it as held then, not send it on a later touch that matches the scope."""
+    root: Path = tree(
+        {".git/HEAD": "x\n", "pkg/CLAUDE.md": '---\npaths: ["pkg/**/*.ts"]\n---\n# Pkg\n', "pkg/a.py": ""}
+    )
+    read = event(root, "n", "PostToolUse", tool_name="Read", tool_input={"file_path": str(root / "pkg/a.py")})
+    assert call_hook("claude-code", read) == {}
+    touch = event(root, "n", "PostToolUse", tool_name="Bash", tool_input={"command": "touch pkg/b.ts"})
+    assert call_hook("claude-code", touch) == {}

@@ -69,18 +69,23 @@ def test_install_writes_mcp_tool_hooks_and_the_server(
     )
     assert (code, again["changed"], again["mcp_server"]["action"]) == (0, False, "kept")
 
-    # Back to commands: the mcp_tool entries are jitctx's, so they are replaced, not doubled.
-    code, _, _ = install(capsys, "install", "claude-code", "--command", "jitctx hook claude-code")
-    assert code == 0
-    assert all(
-        types == ["command"]
-        for types in handler_types(json.loads((project / ".claude/settings.json").read_text())).values()
-    )
-
     code, removed, _ = install(capsys, "uninstall", "claude-code")
     assert code == 0 and removed["mcp_server"]["action"] == "removed"
     assert not (project / ".mcp.json").exists()  # install created it, nothing else was in it
     assert not (project / ".claude/settings.json").exists()
+
+
+def test_the_transports_replace_each_other(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The mcp_tool entries are jitctx's: back to commands they are replaced, not doubled, and so is
+    the other way round."""
+    command = ["--command", "jitctx hook claude-code"]
+    assert install(capsys, "install", "claude-code", "--transport", "mcp", *command)[0] == 0
+    assert install(capsys, "install", "claude-code", *command)[0] == 0
+    types = handler_types(json.loads((project / ".claude/settings.json").read_text()))
+    assert all(kinds == ["command"] for kinds in types.values())
+    assert install(capsys, "install", "claude-code", "--transport", "mcp", *command)[0] == 0
+    types = handler_types(json.loads((project / ".claude/settings.json").read_text()))
+    assert types["PostToolBatch"] == ["mcp_tool"] and types["SessionStart"] == ["command"]
 
 
 def test_other_servers_and_settings_are_kept(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -96,11 +101,67 @@ def test_other_servers_and_settings_are_kept(project: Path, capsys: pytest.Captu
 
 
 def test_a_foreign_server_named_jitctx_is_refused(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Refused before anything is written: no hooks that would ask that server, no approval of it."""
     foreign = json.dumps({"mcpServers": {"jitctx": {"command": "something-else", "args": []}}})
     (project / ".mcp.json").write_text(foreign)
     code = main(["install", "claude-code", "--transport", "mcp"])
     assert code == 2 and "does not run jitctx" in capsys.readouterr().err
     assert (project / ".mcp.json").read_text() == foreign
+    assert not (project / ".claude/settings.json").exists()
+
+
+def test_a_command_the_server_cannot_run_is_refused_before_writing(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(
+        ["install", "claude-code", "--transport", "mcp", "--command", "jitctx hook claude-code --no-git"]
+    )
+    assert code == 2 and "ends in `hook claude-code`" in capsys.readouterr().err
+    assert not (project / ".claude/settings.json").exists() and not (project / ".mcp.json").exists()
+
+
+def test_a_server_and_an_approval_of_the_users_own_are_left_alone(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Only what jitctx added is taken away: a `jitctx` server and approval the user wrote stay, through
+    an install, an install back to commands, and an uninstall."""
+    mine = {"mcpServers": {"jitctx": {"type": "stdio", "command": "jitctx", "args": ["mcp"]}}}
+    (project / ".mcp.json").write_text(json.dumps(mine))
+    (project / ".claude").mkdir()
+    (project / ".claude/settings.json").write_text(json.dumps({"enabledMcpjsonServers": ["jitctx"]}))
+    steps = [
+        ["install", "claude-code", "--transport", "mcp", "--command", "jitctx hook claude-code"],
+        ["install", "claude-code", "--command", "jitctx hook claude-code"],
+        ["uninstall", "claude-code"],
+    ]
+    for step in steps:
+        assert install(capsys, *step)[0] == 0
+        assert json.loads((project / ".mcp.json").read_text()) == mine
+        assert json.loads((project / ".claude/settings.json").read_text()).get("enabledMcpjsonServers") == [
+            "jitctx"
+        ]
+
+
+def test_back_to_commands_takes_the_server_away(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        install(
+            capsys, "install", "claude-code", "--transport", "mcp", "--command", "jitctx hook claude-code"
+        )[0]
+        == 0
+    )
+    code, back, _ = install(capsys, "install", "claude-code", "--command", "jitctx hook claude-code")
+    assert code == 0 and back["mcp_server"]["action"] == "removed"
+    assert not (project / ".mcp.json").exists()  # jitctx created it; nothing else was in it
+    assert "enabledMcpjsonServers" not in json.loads((project / ".claude/settings.json").read_text())
+
+
+def test_approvals_that_are_not_a_list_are_refused(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (project / ".claude").mkdir()
+    (project / ".claude/settings.json").write_text('{"enabledMcpjsonServers": "jitctx"}')
+    assert main(["install", "claude-code", "--transport", "mcp"]) == 2
+    assert "is not a list" in capsys.readouterr().err
+    assert (project / ".claude/settings.json").read_text() == '{"enabledMcpjsonServers": "jitctx"}'
+    assert not (project / ".mcp.json").exists()
 
 
 @pytest.mark.parametrize(
@@ -202,3 +263,24 @@ def test_doctor_checks_the_server(project: Path, capsys: pytest.CaptureFixture[s
         c["check"]: c for c in json.loads(capsys.readouterr().out)["checks"] if c["client"] == "claude-code"
     }
     assert checks["mcp server (project)"]["status"] == "problem"
+
+
+@pytest.mark.parametrize("approvals", ["1", '"xjitctxy"', '{"jitctx": true}'])
+def test_doctor_reads_approvals_of_any_shape(
+    project: Path, capsys: pytest.CaptureFixture[str], approvals: str
+) -> None:
+    program = os.path.join(os.path.dirname(sys.executable), "jitctx")
+    assert (
+        main(["install", "claude-code", "--transport", "mcp", "--command", f"{program} hook claude-code"])
+        == 0
+    )
+    settings = project / ".claude/settings.json"
+    data = json.loads(settings.read_text())
+    data["enabledMcpjsonServers"] = json.loads(approvals)
+    settings.write_text(json.dumps(data))
+    capsys.readouterr()
+    assert main(["doctor", "--json"]) in (0, 1)
+    checks = {
+        c["check"]: c for c in json.loads(capsys.readouterr().out)["checks"] if c["client"] == "claude-code"
+    }
+    assert checks["mcp server (project)"]["status"] == "warn"  # not approved: a string is no list

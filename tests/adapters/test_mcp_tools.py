@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -222,3 +223,37 @@ def test_any_text_gives_an_answer_never_an_exception(
         assert len(answer.document["touched"]) == len(paths)
     explained = tools.explain(paths[0], cwd=cwd)
     assert isinstance(explained, ToolAnswer) and explained.text
+
+
+def _hook_fields(root: Path, session: str, command: str, cwd: Path | None = None) -> dict[str, str]:
+    calls = [{"tool_name": "Bash", "tool_input": {"command": command}, "tool_use_id": "t1"}]
+    return {"hook_event_name": "PostToolBatch", "session_id": session, "cwd": str(cwd or root),
+            "tool_calls": json.dumps(calls)}  # fmt: skip
+
+
+def test_hook_event_answers_for_this_project_only(example_copy: Path, state: Path, tmp_path: Path) -> None:
+    """The model can call hook_event too: a cwd outside the server's project gets `{}` and a log line."""
+    other = tmp_path / "other"
+    (other / ".git").mkdir(parents=True)
+    (other / "CLAUDE.md").write_text("# another project\n")
+    tools = McpTools(Project(example_copy), cwd=str(example_copy), state_dir=state, use_git=False)
+    outside = tools.hook_event(_hook_fields(example_copy, "o", "nl -ba CLAUDE.md", cwd=other))
+    assert (outside.document, outside.text) == ({}, "{}")
+    assert "is outside" in (state / "hook.log").read_text(encoding="utf-8")
+    inside = tools.hook_event(_hook_fields(example_copy, "i", "nl -ba src/api/users.ts"))
+    assert "src/api/AGENTS.md" in json.loads(inside.text)["hookSpecificOutput"]["additionalContext"]
+
+
+def test_a_hook_answer_past_the_deadline_is_not_counted_as_sent(
+    example_copy: Path, state: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past the mcp_tool hook's timeout Claude Code has dropped the call: the files go out again next time."""
+    from jitctx.adapters import mcp_server
+
+    tools = McpTools(Project(example_copy), cwd=str(example_copy), state_dir=state, use_git=False)
+    fields = _hook_fields(example_copy, "late", "nl -ba src/api/users.ts")
+    monkeypatch.setattr(mcp_server, "HOOK_DEADLINE_S", -1.0)
+    assert tools.hook_event(fields).document == {}
+    monkeypatch.setattr(mcp_server, "HOOK_DEADLINE_S", 8.0)
+    again = json.loads(tools.hook_event(fields).text)
+    assert "src/api/AGENTS.md" in again["hookSpecificOutput"]["additionalContext"]

@@ -4,6 +4,7 @@ from PostToolUse and PostToolBatch, in the fast lane's stead, never at the cost 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -156,3 +157,26 @@ def test_the_hook_process_records_a_skill(
     assert (code, answer) == (0, {})
     [record] = skill_records(Path(hook_env["JITCTX_STATE_DIR"]))
     assert (record["skill"], record["path"]) == ("renamed", ".claude/skills/odd-folder/SKILL.md")
+
+
+@pytest.mark.parametrize("plant", ["fifo", "stdin link", "outside link"])
+def test_a_planted_skill_file_never_blocks_nor_leaks(
+    project: Path, tmp_path: Path, run_hook_process: Any, plant: str
+) -> None:
+    """A SKILL.md that is a FIFO, a link to the hook's own stdin (/proc/self/fd/0, which git can store),
+    or a link out of the project is not read: the hook answers at once, and names no path outside."""
+    target = project / ".claude/skills/planted/SKILL.md"
+    target.parent.mkdir(parents=True)
+    outside = tmp_path / "secret.md"
+    outside.write_text("---\nname: wanted\ndescription: outside\n---\n")
+    if plant == "fifo":
+        os.mkfifo(target)
+    elif plant == "stdin link":
+        target.symlink_to("/proc/self/fd/0")
+    else:
+        target.symlink_to(outside)
+    use = event(project, "s", "PostToolUse", tool_name="Skill", tool_input={"skill": "wanted"})
+    code, answer, _ = run_hook_process("claude-code", use)  # the fixture's 60 s timeout would fail it
+    assert (code, answer) == (0, {})
+    records = skill_records(tmp_path / "state")
+    assert [(r["skill"], r.get("path")) for r in records] == [("wanted", None)]

@@ -19,11 +19,13 @@ import stat
 
 Release = tuple[int, int, int]
 
-_VERSION = re.compile(rb'"version"\s*:\s*"(\d{1,4})\.(\d{1,4})\.(\d{1,6})')
+# The closing quote too: the last record may be half written, and "2.1.3 would read as 2.1.3.
+_VERSION = re.compile(rb'"version"\s*:\s*"(\d{1,4})\.(\d{1,4})\.(\d{1,6})[-+"]')
 # Session ids are UUIDs; anything else in the field is not taken.
 _REQUEST_SESSION = re.compile(rb'"requestSessionId"\s*:\s*"([0-9A-Za-z-]{1,64})"')
 HEAD_BYTES = 64 * 1024
 TAIL_BYTES = 1024 * 1024
+RELEASE_TAIL_BYTES = 64 * 1024  # every record names its release: the last 64 KiB hold the newest
 
 
 def _read(transcript_path: object, head: int, tail: int) -> tuple[bytes, bytes] | None:
@@ -51,13 +53,17 @@ def _read(transcript_path: object, head: int, tail: int) -> tuple[bytes, bytes] 
 
 
 def release_of(transcript_path: object) -> Release | None:
-    """The Claude Code release that writes this transcript, from its first records; None if unknown."""
-    read = _read(transcript_path, HEAD_BYTES, 0)
-    found = _VERSION.search(read[0]) if read else None
-    if found is None:
+    """The Claude Code release that writes this transcript now, from its newest records (a conversation
+    begun by an older release and resumed by a newer one carries both); None if unknown."""
+    read = _read(transcript_path, HEAD_BYTES, RELEASE_TAIL_BYTES)
+    if read is None:
         return None
-    major, minor, patch = (int(part) for part in found.groups())
-    return major, minor, patch
+    for part in (read[1], read[0]):
+        found = list(_VERSION.finditer(part))
+        if found:
+            major, minor, patch = (int(value) for value in found[-1].groups())
+            return major, minor, patch
+    return None
 
 
 def forked_from(transcript_path: object, session_id: str) -> str | None:

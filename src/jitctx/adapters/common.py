@@ -313,6 +313,18 @@ def _saved_start(sessions: Path, key: str) -> str | None:
     return None
 
 
+def _discovery_profile(host: str) -> Any:
+    """jitctx's profile (every format), reading the host's own files as the host does: for Claude Code a
+    nested CLAUDE.md loads whatever its `paths:` say, or jitctx would skip it where Claude Code loads it,
+    and send it again later."""
+    from jitctx.profiles import get_profile
+
+    profile = get_profile(DISCOVERY_PROFILE)
+    if host != "claude-code":
+        return profile
+    return replace(profile, unscoped_files=get_profile("claude-code").unscoped_files)
+
+
 def _markers() -> tuple[str, ...]:
     from jitctx.profiles import ROOT_MARKERS
 
@@ -350,7 +362,9 @@ class _Context:
         started_in = None if fresh else _saved_start(self.store.directory, self.parent or self.key)
         self.cwd = started_in or event_cwd
         self.project = Project(
-            find_root(self.cwd, _markers()), profile=DISCOVERY_PROFILE, home=engine.env.home
+            find_root(self.cwd, _markers()),
+            profile=_discovery_profile(engine.host.name),
+            home=engine.env.home,
         )
         self.host_files = HostFiles(
             get_profile(engine.host.name), self.project.root, self.cwd, self.project.home, release

@@ -146,3 +146,34 @@ def remove_created(settings: Path, folders: list[Path]) -> list[Path]:
         except OSError:
             break
     return gone
+
+
+# What jitctx itself added to a file it does not own (the `jitctx` MCP server entry, its approval in a
+# settings file): uninstall and a change of transport take away only what is noted here.
+def note_added(state_dir: Path, path: Path, what: str) -> None:
+    """Remember that jitctx added `what` to `path`. Best effort, as note_created."""
+    directory = record_dir(state_dir, path)
+    try:
+        _private_dirs(directory)
+        target = directory / f"added-{what}"
+        target.unlink(missing_ok=True)
+        _write_new(target, os.path.abspath(path).encode("utf-8", "surrogateescape"))
+    except (OSError, RecordError):
+        pass
+
+
+def was_added(state_dir: Path, path: Path, what: str) -> bool:
+    from jitctx.discovery.quick import read_state_file
+
+    try:
+        noted = read_state_file(str(record_dir(state_dir, path) / f"added-{what}"), 64 * 1024)
+    except OSError:
+        return False
+    return noted == os.path.abspath(path).encode("utf-8", "surrogateescape")
+
+
+def forget_added(state_dir: Path, path: Path, what: str) -> None:
+    try:
+        (record_dir(state_dir, path) / f"added-{what}").unlink(missing_ok=True)
+    except OSError:
+        pass

@@ -77,7 +77,7 @@ def hook_payload(fields: dict[str, Any]) -> dict[str, Any]:
         if key in JSON_FIELDS and isinstance(value, str):
             try:
                 value = json.loads(value)
-            except ValueError:
+            except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth
                 raise ValueError(f"argument {key} is not JSON text") from None
         payload[key] = value
     return payload
@@ -105,6 +105,8 @@ def is_jitctx_server(entry: object) -> bool:
         return False
     command, args = entry.get("command"), entry.get("args")
     if not isinstance(command, str) or not isinstance(args, list) or not args or args[-1] != "mcp":
+        return False
+    if not all(isinstance(arg, str) for arg in args):
         return False
     import os
 
@@ -143,9 +145,11 @@ APPROVALS = "enabledMcpjsonServers"  # the settings key that approves .mcp.json 
 
 
 def approve(settings: dict[str, Any]) -> dict[str, Any]:
-    """Settings that approve the project's `jitctx` server (so that it starts without a prompt)."""
-    names = settings.get(APPROVALS)
-    names = list(names) if isinstance(names, list) else []
+    """Settings that approve the project's `jitctx` server (so that it starts without a prompt); a
+    ValueError when the key holds something other than a list, which is not ours to replace."""
+    names = settings.get(APPROVALS, [])
+    if not isinstance(names, list):
+        raise ValueError(f"{APPROVALS!r} is not a list")
     return settings if MCP_SERVER in names else {**settings, APPROVALS: [*names, MCP_SERVER]}
 
 

@@ -17,6 +17,7 @@ import os
 import re
 import sys
 import threading
+import time
 import traceback
 import uuid
 from collections.abc import Callable, Sequence
@@ -33,6 +34,9 @@ from jitctx.project import Project
 from jitctx.reports.loads import load_json
 
 MAX_PATHS = 1000  # per call; a model asking for more is looping, not working
+# An answer later than this after a hook_event call began is not counted as sent: the mcp_tool hooks
+# install writes time out after claude_code.TIMEOUT_S (10 s), and Claude Code drops what comes after.
+HOOK_DEADLINE_S = 8.0
 EXTRA_HINT = "install the extra: pip install 'jitctx[mcp]'"
 
 
@@ -143,14 +147,30 @@ class McpTools:
         except ValueError as exc:
             log_problem(self.state_dir, "claude-code", f"mcp hook_event: {exc}")
             return ToolAnswer({}, "{}")
+        cwd = payload.get("cwd")
+        if not isinstance(cwd, str) or not is_inside(os.path.realpath(cwd), self.project.root):
+            # The model can call this tool too: it answers for this server's project only, as every
+            # other tool here does (the hooks of a session in another project run their own server).
+            log_problem(
+                self.state_dir, "claude-code", f"mcp hook_event: cwd {cwd!r} is outside {self.project.root}"
+            )
+            return ToolAnswer({}, "{}")
         raw = json.dumps(payload)
+        started = time.monotonic()
+
+        def deliver(answer: dict[str, Any]) -> None:
+            # Called before the session is saved (run_hook): past the hook's timeout Claude Code has
+            # dropped the call, so nothing may count as sent, and the next event sends it again.
+            if time.monotonic() - started > HOOK_DEADLINE_S:
+                raise TimeoutError("the mcp_tool hook's timeout passed before the answer was ready")
+
         with self._lock:  # sessions on disk are locked per file; this keeps one event at a time here
             # The fast lane first, as the hook process does: a warm touch that loads nothing is proved so
             # from the quick index (its alarm needs the main thread: the SDK runs this tool there).
             if try_quick("claude-code", raw.encode("utf-8", "surrogatepass"), str(self.state_dir)):
                 answer: dict[str, Any] = {}
             else:
-                answer = run_hook(claude_code.HOST, raw, env)
+                answer = run_hook(claude_code.HOST, raw, env, deliver=deliver)
         return ToolAnswer(answer, json.dumps(answer, ensure_ascii=False))
 
     # -- implementations ------------------------------------------------------------------------------

@@ -96,6 +96,8 @@ def skill_path(root: str, cwd: str, name: str, agent: str = "claude-code") -> st
             return relative_posix(candidate, root)
     read = 0
     for place in places:
+        if not is_inside(os.path.realpath(place), os.path.realpath(root)):
+            continue  # a skills folder linked out of the project is not listed
         try:
             folders = sorted(entry.name for entry in os.scandir(place) if entry.is_dir())
         except OSError:

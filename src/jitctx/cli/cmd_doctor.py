@@ -255,7 +255,7 @@ def _mcp_server(client: str, scope: str, root: str, home: str | None, settings_p
         return Check(client, name, program.status, f"{path}: {program.detail}", program.fix or fix)
     if scope != "user":
         approved = any(
-            MCP_SERVER in (_settings_data(p).get(APPROVALS) or [])
+            isinstance(names := _settings_data(p).get(APPROVALS), list) and MCP_SERVER in names
             for p in (
                 settings_path,
                 Path(root) / ".claude/settings.local.json",

@@ -204,29 +204,53 @@ def run(args: argparse.Namespace) -> int:
     def keep_backup(content: bytes) -> Path:
         return install_record.save_backup(state, path, content)
 
+    # The server first: a problem with it (no MCP SDK, a server of that name that is not ours) stops the
+    # install before any file is written. Only what jitctx added is ever taken away again (uninstall, or
+    # an install back to the command transport).
+    server = None
+    if mcp and command is not None:
+        if args.scope == "project":  # an approval that cannot be written stops the install here, too
+            try:
+                approve(settings.read_settings(path)[1])
+            except ValueError as exc:
+                raise UsageError(f"{path}: {exc}; not changed") from None
+        server = _register_server(args, path, command, state)
+    elif args.agent == "claude-code" and args.scope != "local":
+        if install_record.was_added(state, server_file(args.scope, path), "mcp-server"):
+            server = _register_server(args, path, None, state)
+    approval_added = install_record.was_added(state, path, "approval")
+
     # Read, change and write under one lock: a concurrent install would otherwise lose this change.
     with settings.locked(path, create=not (args.dry_run or args.uninstall)):
         before, data = settings.read_settings(path)
         if command is None:
             after_data, changes = settings.uninstall(data, args.agent)
-            after_data = withdraw(after_data)
         else:
             after_data, changes = settings.install(data, _entries(args.agent, mcp), command, args.agent)
-            if mcp and args.scope == "project":
-                after_data = approve(after_data)
+        approving = mcp and command is not None and args.scope == "project"
+        if approving:
+            try:
+                approved = approve(after_data)
+            except ValueError as exc:
+                raise UsageError(f"{path}: {exc}; not changed") from None
+            newly_approved = approved != after_data
+            after_data = approved
+        elif approval_added:
+            after_data = withdraw(after_data)
         changed = any(change.action != "kept" for change in changes) or after_data != data
         after = settings.dump(after_data, before) if changed else (before or "")
         backup = None
         if changed and not args.dry_run:
             backup = settings.write_settings(path, before, after, keep_backup)
+            if approving and newly_approved:
+                install_record.note_added(state, path, "approval")
+            elif approval_added and not approving:
+                install_record.forget_added(state, path, "approval")
             if before is None and command is not None:
                 install_record.note_created(state, path, missing)
             elif command is None:
                 removed = _clean_up(state, path, after_data)
     diff = settings.diff(before, after, path) if changed else ""
-    server = None
-    if args.agent == "claude-code" and (mcp or args.uninstall) and args.scope != "local":
-        server = _register_server(args, path, command, state)
     outcome = Outcome(path, command, tuple(changes), changed, backup, diff, removed, server)
     if args.json:
         print_json(_document(args, outcome))
@@ -276,7 +300,20 @@ def _register_server(
 
     path = server_file(args.scope, settings_path)
     if command is None and not path.exists():
+        install_record.forget_added(state, path, "mcp-server")
         return None
+    spec: dict[str, Any] = {}
+    if command is not None:
+        from jitctx.adapters.mcp_server import load_sdk
+
+        load_sdk()  # the server needs the extra `jitctx[mcp]`: a UsageError naming it when it is missing
+        try:
+            spec = server_spec(command)
+        except ValueError:
+            raise UsageError(
+                f"--transport mcp needs a hook command that ends in `hook claude-code` (the server runs the "
+                f"same program with `mcp`), not {command!r}"
+            ) from None
     missing = install_record.missing_folders(path)
     with settings.locked(path, create=not (args.dry_run or command is None)):
         before, data = settings.read_settings(path)
@@ -284,10 +321,12 @@ def _register_server(
             if command is None:
                 after_data, changed = remove_server(data)
             else:
-                after_data, changed = add_server(data, server_spec(command))
+                after_data, changed = add_server(data, spec)
         except ValueError as exc:
             raise UsageError(f"{path}: {exc}; not changed") from None
         if command is None and not changed:
+            if not args.dry_run:
+                install_record.forget_added(state, path, "mcp-server")  # gone already: nothing to note
             return None
         servers = data.get("mcpServers")
         had = isinstance(servers, dict) and "jitctx" in servers
@@ -298,10 +337,14 @@ def _register_server(
             backup = settings.write_settings(
                 path, before, after, lambda content: install_record.save_backup(state, path, content)
             )
-            if before is None:
-                install_record.note_created(state, path, missing)
-            elif command is None:
+            if command is None:
+                install_record.forget_added(state, path, "mcp-server")
                 _clean_up(state, path, after_data)
+            else:
+                if not had:  # a server entry the user had is theirs, even where jitctx rewrote it
+                    install_record.note_added(state, path, "mcp-server")
+                if before is None:
+                    install_record.note_created(state, path, missing)
     return ServerChange(path, action, backup, settings.diff(before, after, path) if changed else "")
 
 

@@ -155,12 +155,39 @@ def root_skills(root: str, agent: str = "jitctx") -> tuple[Skill, ...]:
     return tuple(skill for skill in found if skill is not None)
 
 
-def read_skill(root: str, path: str) -> Skill | None:
-    """Parse one SKILL.md with the project's frontmatter reader; None when it cannot be opened."""
+SKILL_MAX_BYTES = 4 * 1024 * 1024
+
+
+def _read_inside(root: str, path: str) -> bytes | None:
+    """The bytes of a regular file inside `root` (after every link), at most SKILL_MAX_BYTES; None for a
+    file outside the project, a FIFO or a device (never waited on: a hook reads skills), or an error."""
+    import stat
+
+    from jitctx.discovery.boundary import is_inside
+
+    real = os.path.realpath(os.path.join(root, *path.split("/")))
+    if not is_inside(real, os.path.realpath(root)):
+        return None
     try:
-        with open(os.path.join(root, *path.split("/")), "rb") as handle:
-            raw = handle.read(4 * 1024 * 1024)
+        fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except (OSError, ValueError):
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            return handle.read(SKILL_MAX_BYTES)
     except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def read_skill(root: str, path: str) -> Skill | None:
+    """Parse one SKILL.md with the project's frontmatter reader; None when it cannot be read (outside the
+    project after its links, not a regular file, unreadable)."""
+    raw = _read_inside(root, path)
+    if raw is None:
         return None
     text = raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8", errors="replace")
     text = text.replace("\r\n", "\n").replace("\r", "\n")
