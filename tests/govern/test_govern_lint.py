@@ -396,3 +396,21 @@ def test_a_plain_md_in_cursor_rules_is_flagged_as_never_read(tmp_path: Path) -> 
     report = lint_project(Project(root, managed_files=()), use_git=False)
     flagged = sorted(f.file for f in report.findings if f.rule == "rule-ignored")
     assert flagged == [".cursor/rules/notes.md", "pkg/.cursor/rules/deep.md"]
+
+
+@pytest.mark.parametrize(("agent", "expected"), [("claude-code", [("src/ui/CLAUDE.md", 2)]), ("jitctx", [])])
+def test_a_scope_claude_code_ignores_is_flagged_for_it(
+    tree: Tree, agent: str, expected: list[tuple[str, int]]
+) -> None:
+    """Claude Code loads a nested CLAUDE.md on any touch of its folder whatever `paths:` says (the real
+    client, tests/e2e); a scope in a rules folder is honoured, and jitctx's own profile honours both."""
+    root = tree(
+        {
+            ".git/HEAD": "x\n",
+            "src/ui/CLAUDE.md": '---\npaths: ["src/ui/**/*.tsx"]\n---\n# UI\n',
+            "src/ui/a.tsx": "",
+            ".claude/rules/ui.md": '---\npaths: ["src/ui/**/*.tsx"]\n---\n# UI rule\n',
+        }
+    )
+    report = lint_project(Project(root, profile=agent), use_git=False)
+    assert [(f.file, f.line) for f in report.findings if f.rule == "scope-ignored"] == expected

@@ -160,6 +160,14 @@ _RULES = (
         "reaches the agent. Fix the YAML between the '---' lines.",
     ),
     Rule(
+        "scope-ignored",
+        Severity.WARNING,
+        "the agent ignores the scope in this file's frontmatter",
+        "Claude Code honours `paths:` only in rules folders: it loads a nested CLAUDE.md on any touch of "
+        "its folder whatever the frontmatter says, so the scope narrows nothing. Move the text to "
+        ".claude/rules/NAME.md with the same paths:, or drop paths:.",
+    ),
+    Rule(
         "scope-matches-nothing",
         Severity.WARNING,
         "a scope pattern matches no file in the repository",

@@ -17,6 +17,7 @@ from jitctx.govern.lint_rules import (
     config_findings,
     frontmatter_findings,
     ignored_rule_findings,
+    ignored_scope_findings,
     scope_findings,
     shadow_findings,
     size_findings,
@@ -61,6 +62,7 @@ def lint_project(
     for file in files:
         layout = layout_of(file)
         found.extend(frontmatter_findings(file, layout))
+        found.extend(ignored_scope_findings(file, layout, project.profile))
         found.extend(cursor_glob_findings(file, layout))
         found.extend(scope_findings(file, layout, repo))
         found.extend(size_findings(file, project.max_bytes, project.profile.name))

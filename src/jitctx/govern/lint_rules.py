@@ -55,6 +55,30 @@ def frontmatter_findings(file: InstructionFile, layout: SourceLayout) -> list[Fi
     return found
 
 
+def ignored_scope_findings(file: InstructionFile, layout: SourceLayout, profile: Profile) -> list[Finding]:
+    """A scope key in one of the agent's own directory files that it ignores (Claude Code's CLAUDE.md)."""
+    posix = file.path.replace(os.sep, "/")
+    if file.from_rules_dir or not any(posix == n or posix.endswith("/" + n) for n in profile.unscoped_files):
+        return []
+    keys = [
+        (key, index + 1)
+        for index in range(1, max(layout.frontmatter_end - 1, 1))
+        for key in ("paths", "globs", "applyTo")
+        if re.match(rf"{key}[ \t]*:", layout.lines[index])
+    ]
+    return [
+        finding(
+            "scope-ignored",
+            file.display,
+            line,
+            f"'{key}' in {os.path.basename(posix)}: {profile.name} loads this file on any touch of its "
+            "folder and ignores the scope",
+            f"move the text into a rule file in .claude/rules/ with the same {key}:, or remove {key}:",
+        )
+        for key, line in keys
+    ]
+
+
 def _error_line(error: str, layout: SourceLayout) -> int:
     """YAML names a line; a type error names a key ("'paths' must be a list ..."): point at that key."""
     if "at frontmatter line" in error:
