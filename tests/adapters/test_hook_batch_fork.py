@@ -180,3 +180,34 @@ def test_a_scoped_nested_claude_md_is_claude_codes_whatever_its_scope(tree: Any,
     assert call_hook("claude-code", read) == {}
     touch = event(root, "n", "PostToolUse", tool_name="Bash", tool_input={"command": "touch pkg/b.ts"})
     assert call_hook("claude-code", touch) == {}
+
+
+def test_what_claude_code_loads_lazily_is_not_sent_early(
+    tmp_path: Path, call_hook: Any, answers: Any
+) -> None:
+    """An uncommitted src/ui/Badge.tsx is an early touch at start (the seed's row 2). What Claude Code
+    loads by itself on its first read there (src/ui/CLAUDE.md, the scoped .claude/rules rule) is not sent
+    then, or it would arrive twice; what it never loads (src/ui/AGENTS.md) is. A shell write there, which
+    Claude Code does not follow, sends the rest later."""
+    from tests.conftest import git, git_init, write_tree
+
+    root = write_tree(
+        tmp_path / "repo",
+        {
+            "CLAUDE.md": "# Root\n",
+            "src/ui/CLAUDE.md": "# UI claude\n",
+            "src/ui/AGENTS.md": "# UI agents\n",
+            "src/ui/Badge.tsx": "export {}\n",
+            ".claude/rules/tsx.md": '---\npaths: ["src/ui/**/*.tsx"]\n---\n# TSX rule\n',
+        },
+    )
+    git_init(root)
+    (root / "src/ui/Badge.tsx").write_text("export const Badge = 1\n")
+    assert git(root, "status", "--porcelain").strip()  # the change is there
+    start = call_hook("claude-code", event(root, "e", "SessionStart", source="startup"), use_git=True)
+    assert answers.sent(start) == ["src/ui/AGENTS.md"]
+    write = event(root, "e", "PostToolUse", tool_name="Bash", tool_input={"command": "touch src/ui/New.tsx"})
+    assert answers.sent(call_hook("claude-code", write, use_git=True)) == [
+        "src/ui/CLAUDE.md",
+        ".claude/rules/tsx.md",
+    ]

@@ -29,9 +29,11 @@ pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="Linux allows an
 def repo(tmp_path: Path) -> Path:
     """A git repository whose only change is an untracked `src/ui/caf\\xe9.tsx` under a scoped rule."""
     root = tmp_path / "repo"
-    (root / ".claude" / "rules").mkdir(parents=True)
+    # A Cursor rule: Claude Code never loads it, so jitctx sends it at start (a .claude/rules rule it
+    # would leave to Claude Code's own load on the first read there).
+    (root / ".cursor" / "rules").mkdir(parents=True)
     (root / "src" / "ui").mkdir(parents=True)
-    (root / ".claude" / "rules" / "ui.md").write_text("---\npaths: src/ui/**\n---\nUI rule\n", "utf-8")
+    (root / ".cursor" / "rules" / "ui.mdc").write_text("---\nglobs: src/ui/**\n---\nUI rule\n", "utf-8")
     (root / "CLAUDE.md").write_text("# root rules\n", "utf-8")
     git(root, "init", "-q")
     git(root, "add", "-A")

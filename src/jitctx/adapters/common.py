@@ -413,7 +413,14 @@ class _Context:
 
     def start(self, session: Session) -> list[Load]:
         startup = session.startup()
-        sent = self.outgoing(startup.loaded, None)
+        # What a changed file or the cwd brought early but the host loads by itself on its first read
+        # there (a nested CLAUDE.md, a scoped .claude/rules file): not sent now, or it would arrive twice;
+        # forgotten, so that a touch the host does not follow (a shell write) still sends it.
+        parents: set[str] = set()
+        later = {load.file.path for load in startup.loaded if self.host_files.loads_later(load, parents)}
+        for path in later:
+            session.forget(path)
+        sent = self.outgoing([load for load in startup.loaded if load.file.path not in later], None)
         self.log_startup(session, sent, signals=startup.signals, startup=startup)
         return sent
 

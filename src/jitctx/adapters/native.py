@@ -133,6 +133,11 @@ class HostFiles:
             return False
         return self._place(file)[0] in ("dir", "rule", "dir_rule")
 
+    def loads_later(self, load: Load, native_parents: set[str]) -> bool:
+        """Does the host load this file by itself once a file of its place is read, though not at start
+        (a nested CLAUDE.md, a scoped rule)? Sent early, the host would load it a second time then."""
+        return not self.native(load, None, set()) and self.native(load, "Read", native_parents)
+
     def loads_nested_after(self, tool_name: str) -> bool:
         """Does the host load a touched path's nested files and scoped rules after this tool?"""
         return self.host.native_jit and tool_loads_nested(tool_name, self.release)

@@ -99,6 +99,14 @@ class Session:
                     entry.body_bytes = outcome.file.body_bytes
         return [state.blocks[path] for path in state.loaded if path in state.blocks]
 
+    def forget(self, path: str, channel: str = "main") -> None:
+        """Take a loaded file out of the channel, as if it had never loaded: the next touch of its place
+        finds it again (its directory is no longer counted as scanned). For a host that loads the file
+        by itself later, so that it is sent only where the host does not."""
+        state = self.channels.get(channel)
+        if state is not None:
+            state.forget(path)
+
     def after_compaction(
         self, channel: str = "main", host_reloads: Callable[[InstructionFile], bool] | None = None
     ) -> list[Load]:

@@ -54,6 +54,21 @@ class ChannelState:
         if entry.directory is not None:
             self.by_directory.setdefault(entry.directory, []).append(path)
 
+    def forget(self, path: str) -> None:
+        """Drop a loaded file, and the scanned mark of the directory it was found on (see Session.forget)."""
+        entry = self.loaded.pop(path, None)
+        if entry is None:
+            return
+        self.blocks.pop(path, None)
+        identity = _identity(path)
+        if identity is not None:
+            self.identities.discard(identity)
+        if entry.directory is not None:
+            held = self.by_directory.get(entry.directory, [])
+            if path in held:
+                held.remove(path)
+            self.scanned.pop(entry.directory, None)
+
     def new_identity(self, path: str) -> tuple[int, int] | None:
         """The (device, inode) of `path` unless this channel holds that file already, under this name or
         another (case-insensitive disks, hard links); None for both that and a file that vanished."""
