@@ -135,3 +135,17 @@ def release(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[str, bool]:
     record = {"type": "user", "sessionId": "x", "version": version, "cwd": str(tmp_path)}
     path.write_text(json.dumps(record) + "\n", encoding="utf-8")
     return str(path), version == WIDE_RELEASE
+
+
+@pytest.fixture
+def install_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A project to install into, as the cwd: its own home and state dir, no active virtualenv, and this
+    interpreter's `jitctx` first on PATH."""
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("JITCTX_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("JITCTX_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.delenv("VIRTUAL_ENV", raising=False)
+    monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
+    return root

@@ -17,16 +17,9 @@ from jitctx.cli.main import main
 
 
 @pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = tmp_path / "proj"
-    (root / ".git").mkdir(parents=True)
-    monkeypatch.chdir(root)
-    monkeypatch.setenv("JITCTX_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("JITCTX_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.delenv("VIRTUAL_ENV", raising=False)
-    monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
-    return root
+def project(install_project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # ~/.claude.json, for --scope user
+    return install_project
 
 
 def install(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, Any], str]:
