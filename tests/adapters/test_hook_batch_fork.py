@@ -4,6 +4,7 @@ startup) and forked sessions (`--fork-session`: a copy of a conversation under a
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -118,10 +119,13 @@ def test_a_sub_agent_start_without_an_agent_id_answers_empty(
     assert "agent_id" in (tmp_path / "state" / "hook.log").read_text(encoding="utf-8")
 
 
-def _fork_transcript(path: Path, new: str, old: str) -> str:
-    records = [
+def _fork_transcript(path: Path, new: str, old: str, held: Sequence[str] = ()) -> str:
+    """A fork's transcript: the copied records keep the parent's id; `held` are the hook contexts the
+    copied conversation shows arriving (jitctx's answers, as Claude Code records them)."""
+    records: list[dict[str, Any]] = [
         {"type": "mode", "sessionId": new},
         {"type": "user", "sessionId": new, "version": "2.1.332"},
+        *({"type": "attachment", "sessionId": new, "attachment": {"content": text}} for text in held),
         {"type": "assistant", "sessionId": new, "requestSessionId": old, "version": "2.1.332"},
     ]
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
@@ -132,12 +136,13 @@ def test_a_fork_holds_what_its_parent_was_sent(
     project: Path, call_hook: Any, answers: Any, tmp_path: Path
 ) -> None:
     nl_api = [call("Bash", command="nl -ba api/users.ts")]
-    call_hook("claude-code", event(project, "old", "SessionStart", source="startup"))
-    sent = answers.sent(call_hook("claude-code", event(project, "old", "PostToolBatch", tool_calls=nl_api)))
-    assert sent == ["api/CLAUDE.md", "api/AGENTS.md"]
+    start = call_hook("claude-code", event(project, "old", "SessionStart", source="startup"))
+    batch = call_hook("claude-code", event(project, "old", "PostToolBatch", tool_calls=nl_api))
+    assert answers.sent(batch) == ["api/CLAUDE.md", "api/AGENTS.md"]
     # The fork's SessionStart comes before its transcript exists: nothing is opened or sent.
     assert call_hook("claude-code", event(project, "new", "SessionStart", source="fork")) == {}
-    transcript = _fork_transcript(tmp_path / "new.jsonl", "new", "old")
+    held = [answers.context(start), answers.context(batch)]
+    transcript = _fork_transcript(tmp_path / "new.jsonl", "new", "old", held)
     again = event(project, "new", "PostToolBatch", transcript, tool_calls=nl_api)
     assert call_hook("claude-code", again) == {}  # the copied conversation holds them, and AGENTS.md
     nl_ui = [call("Bash", command="nl -ba ui/Footer.tsx")]
@@ -146,6 +151,19 @@ def test_a_fork_holds_what_its_parent_was_sent(
     # The parent goes on by itself: the fork's loads are not its own.
     old_ui = call_hook("claude-code", event(project, "old", "PostToolBatch", tool_calls=nl_ui))
     assert answers.sent(old_ui) == ["ui/AGENTS.md", ".claude/rules/tsx.md"]
+
+
+def test_a_fork_keeps_only_what_its_copy_shows(
+    project: Path, call_hook: Any, answers: Any, tmp_path: Path
+) -> None:
+    """Forked from an earlier point, or while the parent went on: what the parent got after the copied
+    part is not in the fork's context, so the fork is sent it."""
+    start = call_hook("claude-code", event(project, "old", "SessionStart", source="startup"))
+    nl_ui = [call("Bash", command="nl -ba ui/Footer.tsx")]
+    assert answers.sent(call_hook("claude-code", event(project, "old", "PostToolBatch", tool_calls=nl_ui)))
+    transcript = _fork_transcript(tmp_path / "new.jsonl", "new", "old", [answers.context(start)])
+    ui = call_hook("claude-code", event(project, "new", "PostToolBatch", transcript, tool_calls=nl_ui))
+    assert answers.sent(ui) == ["ui/AGENTS.md", ".claude/rules/tsx.md"]  # AGENTS.md: held, from the start
 
 
 def test_a_fork_of_an_unknown_session_starts_afresh(

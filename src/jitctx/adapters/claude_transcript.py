@@ -80,3 +80,14 @@ def forked_from(transcript_path: object, session_id: str) -> str | None:
         if others:
             return others[-1].decode("ascii")
     return None
+
+
+TEXT_MAX_BYTES = 32 * 1024 * 1024
+
+
+def transcript_text(transcript_path: object) -> bytes | None:
+    """The whole transcript, when it is a regular file of at most TEXT_MAX_BYTES; None otherwise."""
+    read = _read(transcript_path, TEXT_MAX_BYTES + 1, 0)
+    if read is None or len(read[0]) > TEXT_MAX_BYTES:
+        return None
+    return read[0]

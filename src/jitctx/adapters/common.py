@@ -14,8 +14,8 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -358,6 +358,7 @@ class _Context:
         self.store = SessionStore(engine.env.state_dir / "sessions")
         # Namespaced, so a Codex and a Claude Code session (or `jitctx touch --session`) never share state.
         self.key = f"{engine.host.name}.{session_id}"
+        self.transcript = transcript
         self.parent = None if fresh else self._forked_from(transcript)
         started_in = None if fresh else _saved_start(self.store.directory, self.parent or self.key)
         self.cwd = started_in or event_cwd
@@ -384,10 +385,29 @@ class _Context:
         key = f"{self.engine.host.name}.{parent}"
         return key if self.store.path_for(key).exists() else None
 
-    def open(self) -> AbstractContextManager[OpenSession]:
-        return self.store.open(
+    @contextmanager
+    def open(self) -> Iterator[OpenSession]:
+        with self.store.open(
             self.project, self.key, cwd=self.cwd, use_git=self.engine.env.use_git, inherit=self.parent
-        )
+        ) as opened:
+            if opened.inherited:
+                self._keep_what_the_fork_holds(opened.session)
+            yield opened
+
+    def _keep_what_the_fork_holds(self, session: Session) -> None:
+        """A fork starts from its parent's state as it is now; the parent may have been sent files after
+        the point the conversation was copied from. Only files the fork's transcript shows arriving are
+        kept: jitctx's `Contents of PATH` and the host's own loads, which name the absolute path."""
+        from jitctx.adapters.claude_transcript import transcript_text
+
+        text = transcript_text(self.transcript)
+        if text is None:
+            return  # too large or unreadable to tell: keep what the parent held
+        for state_channel, state in list(session.channels.items()):
+            for path, entry in list(state.loaded.items()):
+                names = (f"Contents of {entry.display}", path)
+                if not any(json.dumps(name, ensure_ascii=False)[1:-1].encode() in text for name in names):
+                    session.forget(path, state_channel)
 
     def outgoing(self, loads: tuple[Load, ...] | list[Load], tool: str | None) -> list[Load]:
         """The loads the host does not have by itself (`tool` None: at session start)."""
