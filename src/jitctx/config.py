@@ -13,7 +13,6 @@ the edge passes in); in a project config it is ignored with a warning that says 
 from __future__ import annotations
 
 import os
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -178,13 +177,14 @@ def _defaults(user: UserConfig | None, notes: tuple[str, ...] = ()) -> Config:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    from jitctx.regular_file import NotRegular, open_regular
+
     try:
         # Without blocking, so that a FIFO named like a config cannot stop every hook call.
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-        with os.fdopen(fd, "rb") as handle:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise ConfigError(f"{path}: not a regular file; remove it")
+        with os.fdopen(open_regular(path), "rb") as handle:
             raw = handle.read(MAX_CONFIG_BYTES + 1)
+    except NotRegular:
+        raise ConfigError(f"{path}: not a regular file; remove it") from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot be read: {exc}") from exc
     if len(raw) > MAX_CONFIG_BYTES:

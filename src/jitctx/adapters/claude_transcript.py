@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 
 Release = tuple[int, int, int]
 
@@ -32,14 +31,14 @@ def _read(transcript_path: object, head: int, tail: int) -> tuple[bytes, bytes] 
     """The first `head` and the last `tail` bytes of a regular file (no tail when the head holds it)."""
     if not isinstance(transcript_path, str) or not os.path.isabs(transcript_path) or "\0" in transcript_path:
         return None
+    from jitctx.regular_file import open_regular
+
     try:
-        fd = os.open(transcript_path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd = open_regular(transcript_path)
     except (OSError, ValueError):
         return None
     try:
         info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            return None
         first = os.read(fd, head)
         last = b""
         if tail and info.st_size > head:

@@ -161,26 +161,17 @@ SKILL_MAX_BYTES = 4 * 1024 * 1024
 def _read_inside(root: str, path: str) -> bytes | None:
     """The bytes of a regular file inside `root` (after every link), at most SKILL_MAX_BYTES; None for a
     file outside the project, a FIFO or a device (never waited on: a hook reads skills), or an error."""
-    import stat
-
     from jitctx.discovery.boundary import is_inside
+    from jitctx.regular_file import open_regular
 
     real = os.path.realpath(os.path.join(root, *path.split("/")))
     if not is_inside(real, os.path.realpath(root)):
         return None
     try:
-        fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        with os.fdopen(open_regular(real), "rb") as handle:
+            return handle.read(SKILL_MAX_BYTES)
     except (OSError, ValueError):
         return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        with os.fdopen(os.dup(fd), "rb") as handle:
-            return handle.read(SKILL_MAX_BYTES)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
 
 
 def read_skill(root: str, path: str) -> Skill | None:

@@ -143,15 +143,16 @@ class FileResolver:
 
 
 def _read_regular(path: str, info: os.stat_result) -> ReadResult:
-    # O_NONBLOCK: should the file be swapped for a FIFO after the stat, opening it must not wait for a writer.
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    from jitctx.regular_file import NotRegular, open_regular
+
+    # Should the file be swapped for a FIFO after the stat, opening it must not wait for a writer.
     try:
-        descriptor = os.open(path, flags)
+        descriptor = open_regular(path)
+    except NotRegular:
+        return ReadResult(ImportStatus.NOT_A_FILE, message="not a regular file; not read")
     except OSError as exc:
         return _os_failure(exc)
     try:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            return ReadResult(ImportStatus.NOT_A_FILE, message="not a regular file; not read")
         chunks: list[bytes] = []
         total = 0
         while total <= MAX_FILE_BYTES:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -58,15 +57,17 @@ def start_of(cursor: Cursor, path: Path, size: int) -> int:
 
 def load_cursor(path: Path, endpoint: str) -> Cursor:
     """The cursor of `endpoint` stored at `path`; an empty one when there is none or it is unusable."""
+    from jitctx.regular_file import NotRegular, open_regular
+
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd = open_regular(path)
     except FileNotFoundError:
         return Cursor(endpoint)
+    except NotRegular:
+        return Cursor(endpoint, problem=f"{path}: not a regular file")
     except OSError as exc:
         return Cursor(endpoint, problem=f"{path}: cannot be read ({exc.strerror or exc})")
     with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return Cursor(endpoint, problem=f"{path}: not a regular file")
         raw = handle.read(MAX_CURSOR_BYTES + 1)
     try:
         document = json.loads(raw) if len(raw) <= MAX_CURSOR_BYTES else None

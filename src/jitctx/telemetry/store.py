@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -276,14 +275,9 @@ def span_blocks(span: Span, report: ReadReport) -> Iterator[tuple[bytes, int]]:
 def _open_log(path: str) -> BinaryIO:
     """A log file for reading; OSError for anything but a regular file, found without blocking (opening a
     FIFO waits for a writer; reading /dev/zero never ends)."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(f"{os.path.basename(path)} is not a regular file")
-    except BaseException:
-        os.close(fd)
-        raise
-    return os.fdopen(fd, "rb")
+    from jitctx.regular_file import open_regular
+
+    return os.fdopen(open_regular(path), "rb")
 
 
 def _line_start(handle: Any, position: int) -> int:
