@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from jitctx.errors import UsageError
@@ -61,11 +62,18 @@ class Profile:
     # folders (the real client, tests/e2e).
     unscoped_files: tuple[str, ...] = ()
 
+    def ignores_scope(self, path: str, from_rules_dir: bool) -> bool:
+        """Does this agent load the file at `path` whatever scope its frontmatter declares?"""
+        if from_rules_dir:
+            return False
+        posix = path.replace(os.sep, "/")
+        return any(posix == name or posix.endswith("/" + name) for name in self.unscoped_files)
+
 
 # Claude Code's own directory files: it loads them whatever a `paths:` in their frontmatter says.
 CLAUDE_OWN_FILES = ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md")
 _CLAUDE_MANAGED = ("/etc/claude-code/CLAUDE.md", "/Library/Application Support/ClaudeCode/CLAUDE.md")
-_SCOPE_KEYS = ("paths", "globs", "applyTo", "fileMatchPattern")
+SCOPE_KEYS = ("paths", "globs", "applyTo", "fileMatchPattern")
 
 CLAUDE_RULES = RulesDir(".claude/rules", ".md", nested=True)
 CURSOR_RULES = RulesDir(".cursor/rules", ".mdc", nested=True)
@@ -93,7 +101,7 @@ PROFILES: dict[str, Profile] = {
             user_files=(".claude/CLAUDE.md", ".codex/AGENTS.md", ".gemini/GEMINI.md"),
             user_rules_dirs=(CLAUDE_RULES,),
             managed_files=_CLAUDE_MANAGED,
-            scope_keys=_SCOPE_KEYS,
+            scope_keys=SCOPE_KEYS,
         ),
         Profile(
             name="claude-code",

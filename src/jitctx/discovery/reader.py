@@ -70,11 +70,7 @@ def parse_instruction(
     scope: Scope | None = None
     scope_error: str | None = None
     manual = False
-    # Does this agent read a scope in this file? Not in one of its own directory files it ignores them in.
-    posix = path.replace(os.sep, "/")
-    scoped_here = from_rules_dir or not any(
-        posix == name or posix.endswith("/" + name) for name in profile.unscoped_files
-    )
+    scoped_here = not profile.ignores_scope(path, from_rules_dir)
     if front.present and front.data is None and scoped_here:
         # Unreadable frontmatter: conditional on nothing, so the rule is never injected (the safe side).
         scope_error = front.error

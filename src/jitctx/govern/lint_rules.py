@@ -9,10 +9,11 @@ from collections.abc import Iterable, Sequence
 
 from jitctx.config import Config
 from jitctx.govern.findings import Finding, finding
+from jitctx.govern.lint_cursor import is_cursor_rule
 from jitctx.govern.repo_files import RepoFiles
 from jitctx.govern.source import SourceLayout, scope_error_line
 from jitctx.model import InstructionFile, Skip
-from jitctx.profiles import Profile
+from jitctx.profiles import SCOPE_KEYS, Profile
 from jitctx.project import Project, walk_dirs
 from jitctx.scope import ScopeError, compile_scope, scope_matches, static_prefix
 
@@ -33,8 +34,7 @@ def frontmatter_findings(file: InstructionFile, layout: SourceLayout) -> list[Fi
             )
         )
     # Cursor's own format is the unquoted `globs: src/**, lib/**`: quoting would break it there.
-    cursor_native = file.from_rules_dir and file.display.endswith(".mdc")
-    if file.scope is not None and file.scope.recovered and not cursor_native:
+    if file.scope is not None and file.scope.recovered and not is_cursor_rule(file):
         key = file.scope.key
         quoted = ", ".join(f'"{p}"' for p in file.scope.patterns)
         found.append(
@@ -57,25 +57,21 @@ def frontmatter_findings(file: InstructionFile, layout: SourceLayout) -> list[Fi
 
 def ignored_scope_findings(file: InstructionFile, layout: SourceLayout, profile: Profile) -> list[Finding]:
     """A scope key in one of the agent's own directory files that it ignores (Claude Code's CLAUDE.md)."""
-    posix = file.path.replace(os.sep, "/")
-    if file.from_rules_dir or not any(posix == n or posix.endswith("/" + n) for n in profile.unscoped_files):
+    if not profile.ignores_scope(file.path, file.from_rules_dir):
         return []
-    keys = [
-        (key, index + 1)
-        for index in range(1, max(layout.frontmatter_end - 1, 1))
-        for key in ("paths", "globs", "applyTo")
-        if re.match(rf"{key}[ \t]*:", layout.lines[index])
-    ]
+    name = os.path.basename(file.path)
+    keys = [(key, layout.key_line(key)) for key in SCOPE_KEYS]
     return [
         finding(
             "scope-ignored",
             file.display,
             line,
-            f"'{key}' in {os.path.basename(posix)}: {profile.name} loads this file on any touch of its "
-            "folder and ignores the scope",
+            f"'{key}' in {name}: {profile.name} loads this file on any touch of its folder and ignores "
+            "the scope",
             f"move the text into a rule file in .claude/rules/ with the same {key}:, or remove {key}:",
         )
         for key, line in keys
+        if line > 1  # key_line names the opening `---` for a key that is not there
     ]
 
 
