@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ from hypothesis import strategies as st
 
 from jitctx.adapters.context import CONTEXT_LIMIT, fit_context, mentions, render_block, why
 from jitctx.adapters.native import HostFiles
+from jitctx.adapters.touches import Touched
 from jitctx.model import InstructionFile, Load, LoadReason, Scope, Tier
 from jitctx.profiles import get_profile
 
@@ -137,12 +139,8 @@ def test_mentions(prompt: str, expected: list[str]) -> None:
 # -- what the host loads by itself ---------------------------------------------------------------------------
 
 
-OLD = (2, 1, 197)  # Claude Code loads nested files only after its Read tool
-WIDE = (2, 1, 332)  # also after Write and Edit
-
-
-def host(agent: str, cwd: str = ROOT, release: tuple[int, int, int] | None = OLD) -> HostFiles:
-    return HostFiles(get_profile(agent), ROOT, cwd, HOME, release)
+def host(agent: str, cwd: str = ROOT) -> HostFiles:
+    return HostFiles(get_profile(agent), ROOT, cwd, HOME)
 
 
 def native_row(
@@ -153,11 +151,10 @@ def native_row(
     cwd: str = ROOT,
     tier: Tier = Tier.PROJECT,
     scoped: bool = False,
-    release: tuple[int, int, int] | None = OLD,
 ) -> bool:
     root = HOME if tier is Tier.USER else ROOT
     the_load = load(display, root=root, tier=tier, scoped=scoped)
-    return host(agent, cwd, release).native(the_load, tool, set())
+    return host(agent, cwd).native(the_load, tool, set())
 
 
 @pytest.mark.parametrize(
@@ -209,26 +206,33 @@ def test_scoped_rules_are_not_loaded_at_start_but_after_a_read() -> None:
 
 
 @pytest.mark.parametrize(
-    ("display", "tool", "scoped", "old", "wide"),
+    ("tool", "tool_input", "old", "wide"),
     [
-        ("src/CLAUDE.md", "Read", False, True, True),
-        ("src/CLAUDE.md", "Write", False, False, True),
-        ("src/CLAUDE.md", "Edit", False, False, True),
-        ("src/CLAUDE.md", "MultiEdit", False, False, False),  # not seen to load anything
-        ("src/CLAUDE.md", "Bash", False, False, False),  # a one-file shell read is named "Read" upstream
-        (".claude/rules/ui.md", "Write", True, False, True),
-        # No CLAUDE.md on this fixture's chain: AGENTS.md is Claude Code's own name, as after a Read.
-        ("src/AGENTS.md", "Write", False, False, True),
-        (".cursor/rules/a.mdc", "Write", False, False, False),
+        ("Read", {"file_path": "src/a.ts"}, "Read", "Read"),
+        ("Write", {"file_path": "src/a.ts"}, "Write", "Read"),
+        ("Edit", {"file_path": "src/a.ts"}, "Edit", "Read"),
+        ("MultiEdit", {"file_path": "src/a.ts"}, "MultiEdit", "MultiEdit"),  # not seen to load anything
+        ("Bash", {"command": "cat src/a.ts"}, "Bash", "Read"),  # a one-file read the client follows
+        ("Bash", {"command": "nl -ba src/a.ts"}, "Bash", "Bash"),
+        ("Bash", {"command": "touch src/b.ts"}, "Bash", "Bash"),
     ],
 )
-def test_what_a_claude_code_release_loads_after_a_tool(
-    display: str, tool: str, scoped: bool, old: bool, wide: bool
+def test_which_calls_a_claude_code_release_follows_as_reads(
+    tmp_path: Path, tool: str, tool_input: dict[str, str], old: str, wide: str
 ) -> None:
-    assert native_row("claude-code", display, tool, scoped=scoped, release=OLD) is old
-    assert native_row("claude-code", display, tool, scoped=scoped, release=WIDE) is wide
-    # An unknown release (no transcript to read) is taken as the newest.
-    assert native_row("claude-code", display, tool, scoped=scoped, release=None) is wide
+    """The touched path of a call is counted under "Read" where the release loads its nested files
+    itself; the host's files then count as its own after "Read" only (see test_what_the_host_loads_itself)."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src/a.ts").write_text("x\n")
+    for version, expected in (("2.1.197", old), ("2.1.332", wide), (None, wide)):
+        transcript = tmp_path / f"t-{version}.jsonl"
+        transcript.write_text(json.dumps({"version": version}) + "\n" if version else "{}\n")
+        touched = Touched(True, str(transcript), str(tmp_path))
+        touched.add_call(tool, tool_input)
+        assert list(touched.tools.values()) == [expected], version  # None: unknown, the newest
+    codex = Touched(False, None, str(tmp_path))
+    codex.add_call(tool, tool_input)
+    assert list(codex.tools.values()) == [tool]  # no other host follows anything
 
 
 def test_user_files_follow_the_host() -> None:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from jitctx.adapters.common import Host
+from jitctx.adapters.mcp_hook import MCP_EVENTS
 from jitctx.adapters.settings import HookEntry
 
 AGENT = "claude-code"
@@ -55,10 +56,7 @@ ENTRIES: tuple[HookEntry, ...] = (
 )
 # `install claude-code --transport mcp`: the events an mcp_tool hook can answer go to the running
 # `jitctx mcp` server (adapters.mcp_hook); SessionStart and InstructionsLoaded stay commands.
-MCP_ENTRIES: tuple[HookEntry, ...] = tuple(
-    entry._replace(mcp=entry.event in ("UserPromptSubmit", "PostToolBatch", "SubagentStart"))
-    for entry in ENTRIES
-)
+MCP_ENTRIES: tuple[HookEntry, ...] = tuple(entry._replace(mcp=entry.event in MCP_EVENTS) for entry in ENTRIES)
 
 SCOPES = ("project", "local", "user")
 

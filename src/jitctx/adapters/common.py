@@ -26,7 +26,6 @@ from jitctx.discovery.boundary import find_root
 from jitctx.model import Discovery, Load, Startup
 
 if TYPE_CHECKING:  # imported where used: the hook path loads only what an event needs
-    from jitctx.adapters.claude_transcript import Release
     from jitctx.discovery.session import Session
     from jitctx.discovery.store import OpenSession
     from jitctx.telemetry.store import EventStore
@@ -240,10 +239,7 @@ class Engine:
             session = opened.session
             if session.started_in(channel):
                 return self._hand_over({})  # the same sub-agent again (a resumed one) holds them
-            startup = session.startup(channel)
-            sent = context.outgoing(startup.loaded, None)
-            context.log_startup(session, sent, signals=startup.signals, startup=startup, channel=channel)
-            return self._hand_over(answer("SubagentStart", context.fit(sent)))
+            return self._hand_over(answer("SubagentStart", context.fit(context.start(session, channel))))
 
     def _discover(self, event: str, session_id: str, cwd: str, channel: str, touched: Touched) -> Answer:
         if not touched.paths:
@@ -252,24 +248,23 @@ class Engine:
             return {}
         from jitctx.discovery.session import merge_discoveries
 
-        context = _Context(self, session_id, cwd, transcript=touched.transcript, release=touched.release)
+        context = _Context(self, session_id, cwd, transcript=touched.transcript)
         with context.open() as opened:
             session = opened.session
             loads = context.start(session) if opened.new and channel == "main" else []
-            # Paths after which the host loads nested files itself go first: in a batch, a Write and a
-            # shell read of one directory leave its CLAUDE.md to the host, whichever call came first.
-            paths = sorted(
-                touched.paths, key=lambda p: not context.host_files.loads_nested_after(touched.tools[p])
-            )
+            # Paths the host follows itself ("Read") go first: in a batch, a Write and a shell read of one
+            # directory leave its CLAUDE.md to the host, whichever call came first.
+            paths = sorted(touched.paths, key=lambda p: touched.tools[p] != "Read")
             steps = [context.with_trigger(step) for step in session.discover_many(paths, channel)]
             step = merge_discoveries(touched.label, steps, channel)
-            # Per touched path: what the host loaded by itself depends on how that path was touched.
+            # Per touched path (one step each, in order): what the host loaded by itself depends on how
+            # that path was touched.
             parents: set[str] = set()
             sent = [
                 load
-                for one in steps
+                for path, one in zip(paths, steps, strict=True)
                 for load in one.loaded
-                if not context.host_files.native(load, touched.tool_of(one.trigger), parents)
+                if not context.host_files.native(load, touched.tools[path], parents)
             ]
             context.log_discovery(session, step, sent, channel)
             loads.extend(sent)
@@ -346,7 +341,6 @@ class _Context:
         event_cwd: str,
         fresh: bool = False,
         transcript: object = None,
-        release: Release | None = None,
     ) -> None:
         from jitctx.adapters.native import HostFiles
         from jitctx.discovery.store import SessionStore
@@ -368,7 +362,7 @@ class _Context:
             home=engine.env.home,
         )
         self.host_files = HostFiles(
-            get_profile(engine.host.name), self.project.root, self.cwd, self.project.home, release
+            get_profile(engine.host.name), self.project.root, self.cwd, self.project.home
         )
         self._events: EventStore | None = None
 
@@ -431,17 +425,18 @@ class _Context:
         )
         return replace(step, loaded=loads)
 
-    def start(self, session: Session) -> list[Load]:
-        startup = session.startup()
+    def start(self, session: Session, channel: str = "main") -> list[Load]:
+        """What a channel's start sends: its startup loads the host does not have, logged."""
+        startup = session.startup(channel)
         # What a changed file or the cwd brought early but the host loads by itself on its first read
         # there (a nested CLAUDE.md, a scoped .claude/rules file): not sent now, or it would arrive twice;
         # forgotten, so that a touch the host does not follow (a shell write) still sends it.
         parents: set[str] = set()
         later = {load.file.path for load in startup.loaded if self.host_files.loads_later(load, parents)}
         for path in later:
-            session.forget(path)
+            session.forget(path, channel)
         sent = self.outgoing([load for load in startup.loaded if load.file.path not in later], None)
-        self.log_startup(session, sent, signals=startup.signals, startup=startup)
+        self.log_startup(session, sent, signals=startup.signals, startup=startup, channel=channel)
         return sent
 
     def fit(self, loads: list[Load], notes: Sequence[str] = ()) -> str:

@@ -41,8 +41,9 @@ HOOK_FIELDS = (
 )
 JSON_FIELDS = frozenset({"tool_input", "tool_calls"})
 
-# Events an mcp_tool hook can answer (the others stay `jitctx hook claude-code` commands).
-MCP_EVENTS = frozenset({"UserPromptSubmit", "PostToolUse", "PostToolBatch", "SubagentStart"})
+# The events install answers through the server: an mcp_tool hook works on these (and on PostToolUse,
+# which install no longer registers); SessionStart and InstructionsLoaded stay commands.
+MCP_EVENTS = frozenset({"UserPromptSubmit", "PostToolBatch", "SubagentStart"})
 
 
 def mcp_handler(timeout: int) -> dict[str, Any]:
@@ -110,8 +111,7 @@ def is_jitctx_server(entry: object) -> bool:
         return False
     import os
 
-    program = [command, *args[:-1]]
-    names = [os.path.basename(word) for word in program if isinstance(word, str)]
+    names = [os.path.basename(word) for word in (command, *args[:-1])]
     return names[-1:] == ["jitctx"] or names[-2:] == ["-m", "jitctx"]
 
 

@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import os
 
-from jitctx.adapters.claude_release import tool_loads_nested
-from jitctx.adapters.claude_transcript import Release
 from jitctx.discovery.boundary import is_inside, relative_posix
 from jitctx.model import InstructionFile, Load, LoadReason, Tier
 from jitctx.profiles import Profile, RulesDir
@@ -30,11 +28,8 @@ from jitctx.profiles import Profile, RulesDir
 class HostFiles:
     """What one host agent holds by itself, for one project root, cwd and home directory."""
 
-    def __init__(
-        self, host: Profile, root: str, cwd: str, home: str | None, release: Release | None = None
-    ) -> None:
+    def __init__(self, host: Profile, root: str, cwd: str, home: str | None) -> None:
         self.host = host
-        self.release = release  # the host's release, when known (None: the newest behaviour)
         self.root = root
         self.home = home
         self.managed = {os.path.realpath(p) for p in host.managed_files}
@@ -129,7 +124,7 @@ class HostFiles:
         """Does the host hold this file after a call of `tool_name` that brought it into scope?"""
         if self.at_startup(file):
             return True
-        if not self.loads_nested_after(tool_name):
+        if not self.host.native_jit or tool_name != "Read":
             return False
         return self._place(file)[0] in ("dir", "rule", "dir_rule")
 
@@ -137,10 +132,6 @@ class HostFiles:
         """Does the host load this file by itself once a file of its place is read, though not at start
         (a nested CLAUDE.md, a scoped rule)? Sent early, the host would load it a second time then."""
         return not self.native(load, None, set()) and self.native(load, "Read", native_parents)
-
-    def loads_nested_after(self, tool_name: str) -> bool:
-        """Does the host load a touched path's nested files and scoped rules after this tool?"""
-        return self.host.native_jit and tool_loads_nested(tool_name, self.release)
 
     def native(self, load: Load, tool_name: str | None, native_parents: set[str]) -> bool:
         """Whether the host has this load without jitctx; `native_parents` collects native displays so

@@ -13,8 +13,9 @@ if TYPE_CHECKING:
 
 class Touched:
     """The paths one event touched, placed against the shell's directory, and for each the tool the host
-    agent counts it under: "Read" where the host loads the path's nested files as after its Read tool (a
-    one-file `cat` or an `@path`, in newer Claude Code releases), the call's own tool name otherwise."""
+    agent counts it under: "Read" where the host loads the path's nested files as after its Read tool (in
+    newer Claude Code releases a Write, an Edit, a one-file `cat` or an `@path` too), the call's own tool
+    name otherwise. Which calls those are depends on the release, read from the transcript."""
 
     def __init__(self, claude: bool, transcript: object, cwd: str) -> None:
         self.cwd = cwd
@@ -53,12 +54,15 @@ class Touched:
         self._names.append(tool_name)
         self.label = "+".join(dict.fromkeys(self._names))
         host_read = None
-        if tool_name == "Bash" and self._claude:
-            from jitctx.adapters.claude_release import shell_read_by_client
+        follows = tool_name == "Read"  # the host loads the nested files of what the call touched
+        if self._claude and not follows:
+            from jitctx.adapters.claude_release import shell_read_by_client, tool_loads_nested
 
-            host_read = shell_read_by_client(tool_input.get("command"), self.cwd, self.release)
+            follows = tool_loads_nested(tool_name, self.release)  # Write and Edit, in newer releases
+            if tool_name == "Bash":
+                host_read = shell_read_by_client(tool_input.get("command"), self.cwd, self.release)
         for path in paths:
-            self._add(path, "Read" if path == host_read else tool_name)
+            self._add(path, "Read" if follows or path == host_read else tool_name)
 
     def add_mentions(self, mentioned: Sequence[str]) -> None:
         """`@path`s of a prompt that exist; newer Claude Code releases attach a mentioned file and load
@@ -70,14 +74,6 @@ class Touched:
                 self._add(path, "Read" if wide(self.release) else "")
             elif os.path.exists(path):
                 self._add(path, "")
-
-    def tool_of(self, trigger: str) -> str:
-        """The tool a discovery step's trigger path was touched by ("" for a prompt mention)."""
-        found = self.tools.get(trigger) or self.tools.get(os.path.normpath(trigger))
-        if found is None:
-            real = os.path.realpath(trigger)
-            found = next((tool for path, tool in self.tools.items() if os.path.realpath(path) == real), "")
-        return found
 
 
 def placed(cwd: str, path: str) -> str:

@@ -56,17 +56,13 @@ class ChannelState:
 
     def forget(self, path: str) -> None:
         """Drop a loaded file, and the scanned mark of the directory it was found on (see Session.forget)."""
-        entry = self.loaded.pop(path, None)
-        if entry is None:
+        if path not in self.loaded:
             return
-        self.blocks.pop(path, None)
+        entry = self.drop(path)
         identity = _identity(path)
         if identity is not None:
             self.identities.discard(identity)
         if entry.directory is not None:
-            held = self.by_directory.get(entry.directory, [])
-            if path in held:
-                held.remove(path)
             self.scanned.pop(entry.directory, None)
 
     def new_identity(self, path: str) -> tuple[int, int] | None:
