@@ -258,8 +258,9 @@ class McpTools:
         directory = events_dir(self.state_dir)
         result = stats_from_log(directory, since=moment, session=session or None)
         from jitctx.govern.skills import unused_skills
+        from jitctx.reports.stats import stats_document
 
-        document = {"events_dir": str(directory), **result.to_json(), "skills_unused": unused_skills(result)}
+        document = stats_document(directory, result, unused_skills(result))
         return ToolAnswer(document, _stats_text(document, directory))
 
     def _cwd(self, cwd: str | None) -> str:

@@ -78,26 +78,27 @@ def skill_path(root: str, cwd: str, name: str, agent: str = "claude-code") -> st
     if ":" in name or "/" in name or "\\" in name or name in (".", "..") or "\0" in name:
         return None  # a plugin's or MCP server's skill, or no folder name at all
     from jitctx.discovery.boundary import is_inside, relative_posix
+    from jitctx.discovery.chains import chain_down
     from jitctx.govern.skills import SKILL_FILE, folders_for, read_skill
 
     root = os.path.realpath(root)
     here = os.path.realpath(cwd)
     if not is_inside(here, root):
         here = root
-    places: list[str] = []
-    while True:
-        places.extend(os.path.join(here, *folder.split("/")) for folder in folders_for(agent))
-        if here == root:
-            break
-        here = os.path.dirname(here)
+    # The cwd's skills folders first, then each folder's above it up to the root's; one linked out of
+    # the project is not looked in (read_skill refuses such files too).
+    places = [
+        place
+        for directory in reversed(chain_down(root, here))
+        for folder in folders_for(agent)
+        if is_inside(os.path.realpath(place := os.path.join(directory, *folder.split("/"))), root)
+    ]
     for place in places:
         candidate = os.path.join(place, name, SKILL_FILE)
-        if os.path.isfile(candidate):
+        if os.path.isfile(candidate) and is_inside(os.path.realpath(candidate), root):
             return relative_posix(candidate, root)
     read = 0
     for place in places:
-        if not is_inside(os.path.realpath(place), os.path.realpath(root)):
-            continue  # a skills folder linked out of the project is not listed
         try:
             folders = sorted(entry.name for entry in os.scandir(place) if entry.is_dir())
         except OSError:

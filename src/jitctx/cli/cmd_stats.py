@@ -67,7 +67,9 @@ def run(args: argparse.Namespace) -> int:
     if args.html:
         _write_html(stats, Path(args.html), unused)
     if args.json:
-        print_json({"events_dir": str(directory), **stats.to_json(), "skills_unused": unused})
+        from jitctx.reports.stats import stats_document
+
+        print_json(stats_document(directory, stats, unused))
     else:
         _print(stats, by_file=args.by_file, unused=unused)
     report_skips(_Report(stats), directory, stats.window.records > 0, args.session, since)
