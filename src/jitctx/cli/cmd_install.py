@@ -19,6 +19,8 @@ from jitctx.cli.state import add_state_dir, state_dir
 from jitctx.errors import UsageError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from jitctx.adapters.settings import Change, HookEntry
 
 AGENTS = ("claude-code", "codex")
@@ -174,11 +176,12 @@ class ServerChange:
     action: str  # "added", "updated", "kept" or "removed"
     backup: Path | None
     diff: str
+    removed: tuple[Path, ...] = ()  # .mcp.json, when jitctx had made it and removing the server emptied it
 
 
 def run(args: argparse.Namespace) -> int:
     from jitctx.adapters import install_record, settings
-    from jitctx.adapters.mcp_hook import approve, withdraw
+    from jitctx.adapters.mcp_hook import APPROVALS, approve, withdraw
 
     path = settings_file(args.agent, args.scope, args.root)
     state = state_dir(args)
@@ -198,65 +201,94 @@ def run(args: argparse.Namespace) -> int:
                 f"--command {command!r} must run `jitctx hook {args.agent}`: that is how jitctx recognises "
                 "its own entries when it updates or removes them"
             )
-    missing = install_record.missing_folders(path)
-    removed: tuple[Path, ...] = ()
-
-    def keep_backup(content: bytes) -> Path:
-        return install_record.save_backup(state, path, content)
-
-    # The server first: a problem with it (no MCP SDK, a server of that name that is not ours) stops the
-    # install before any file is written. Only what jitctx added is ever taken away again (uninstall, or
-    # an install back to the command transport).
-    server = None
-    if mcp and command is not None:
-        if args.scope == "project":  # an approval that cannot be written stops the install here, too
-            try:
-                approve(settings.read_settings(path)[1])
-            except ValueError as exc:
-                raise UsageError(f"{path}: {exc}; not changed") from None
-        server = _register_server(args, path, command, state)
-    elif args.agent == "claude-code" and args.scope != "local":
-        if install_record.was_added(state, server_file(args.scope, path), "mcp-server"):
-            server = _register_server(args, path, None, state)
+    serving = args.agent == "claude-code" and args.scope != "local"
+    server_path = server_file(args.scope, path) if serving else None
+    approving = mcp and command is not None and args.scope == "project"
     approval_added = install_record.was_added(state, path, "approval")
+    changes: list[Change] = []
+    server: ServerChange | None = None
 
-    # Read, change and write under one lock: a concurrent install would otherwise lose this change.
-    with settings.locked(path, create=not (args.dry_run or args.uninstall)):
-        before, data = settings.read_settings(path)
+    def change(data: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+        nonlocal changes, server
         if command is None:
-            after_data, changes = settings.uninstall(data, args.agent)
+            after, changes = settings.uninstall(data, args.agent)
         else:
-            after_data, changes = settings.install(data, _entries(args.agent, mcp), command, args.agent)
-        approving = mcp and command is not None and args.scope == "project"
+            after, changes = settings.install(data, _entries(args.agent, mcp), command, args.agent)
         if approving:
             try:
-                approved = approve(after_data)
+                after = approve(after)
             except ValueError as exc:
                 raise UsageError(f"{path}: {exc}; not changed") from None
-            newly_approved = approved != after_data
-            after_data = approved
         elif approval_added:
-            after_data = withdraw(after_data)
-        changed = any(change.action != "kept" for change in changes) or after_data != data
-        after = settings.dump(after_data, before) if changed else (before or "")
-        backup = None
-        if changed and not args.dry_run:
-            backup = settings.write_settings(path, before, after, keep_backup)
-            if approving and newly_approved:
-                install_record.note_added(state, path, "approval")
-            elif approval_added and not approving:
-                install_record.forget_added(state, path, "approval")
-            if before is None and command is not None:
-                install_record.note_created(state, path, missing)
-            elif command is None:
-                removed = _clean_up(state, path, after_data)
-    diff = settings.diff(before, after, path) if changed else ""
-    outcome = Outcome(path, command, tuple(changes), changed, backup, diff, removed, server)
+            after = withdraw(after)
+        # The server before the settings that ask it: a problem with it (no MCP SDK, a server of that
+        # name that is not ours) stops the install before any file is written. Only what jitctx added
+        # is ever taken away again (uninstall, or an install back to the command transport).
+        if server_path is not None and mcp and command is not None:
+            server = _register_server(args, server_path, command, state)
+        elif server_path is not None and install_record.was_added(state, server_path, "mcp-server"):
+            server = _register_server(args, server_path, None, state)
+        return after, any(c.action != "kept" for c in changes) or after != data
+
+    done = _rewrite(path, state, dry_run=args.dry_run, adding=command is not None, change=change)
+    if done.changed and not args.dry_run:
+        if approving and done.after_data.get(APPROVALS) != done.data.get(APPROVALS):
+            install_record.note_added(state, path, "approval")  # added by jitctx, not the user's
+        elif approval_added and not approving:
+            install_record.forget_added(state, path, "approval")
+    outcome = Outcome(
+        path, command, tuple(changes), done.changed, done.backup, done.diff, done.removed, server
+    )
     if args.json:
         print_json(_document(args, outcome))
     else:
         _human(args, outcome)
     return 0
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """One JSON file of the agent's as `_rewrite` left it."""
+
+    data: dict[str, Any]  # as it was
+    after_data: dict[str, Any]
+    changed: bool
+    backup: Path | None
+    diff: str
+    removed: tuple[Path, ...]  # the file and folders jitctx had made, taken away once left empty
+
+
+def _rewrite(
+    path: Path,
+    state: Path,
+    *,
+    dry_run: bool,
+    adding: bool,
+    change: Callable[[dict[str, Any]], tuple[dict[str, Any], bool]],
+) -> Rewrite:
+    """Read, change and write one settings-like file under one lock (a concurrent install would otherwise
+    lose this change), keeping a backup in the state dir. A file jitctx creates is noted; one it changes
+    for a removal (`adding` False) is deleted with its folders when jitctx had made it and it is left empty.
+    `change` may raise UsageError: nothing is written then."""
+    from jitctx.adapters import install_record, settings
+
+    missing = install_record.missing_folders(path)
+    with settings.locked(path, create=adding and not dry_run):
+        before, data = settings.read_settings(path)
+        after_data, changed = change(data)
+        after = settings.dump(after_data, before) if changed else (before or "")
+        backup = None
+        removed: tuple[Path, ...] = ()
+        if changed and not dry_run:
+            backup = settings.write_settings(
+                path, before, after, lambda content: install_record.save_backup(state, path, content)
+            )
+            if before is None and adding:
+                install_record.note_created(state, path, missing)
+            elif not adding:
+                removed = _clean_up(state, path, after_data)
+    diff = settings.diff(before, after, path) if changed else ""
+    return Rewrite(data, after_data, changed, backup, diff, removed)
 
 
 def _clean_up(state: Path, path: Path, after: dict[str, Any]) -> tuple[Path, ...]:
@@ -291,14 +323,13 @@ def server_file(scope: str, settings_path: Path) -> Path:
 
 
 def _register_server(
-    args: argparse.Namespace, settings_path: Path, command: str | None, state: Path
+    args: argparse.Namespace, path: Path, command: str | None, state: Path
 ) -> ServerChange | None:
-    """Add (install) or remove (uninstall) the `jitctx` MCP server entry; None when uninstall finds none.
-    A file install created and uninstall leaves empty is deleted, as for settings files."""
-    from jitctx.adapters import install_record, settings
-    from jitctx.adapters.mcp_hook import add_server, remove_server, server_spec
+    """Add (install) or remove (uninstall) the `jitctx` MCP server entry of `path` (.mcp.json or
+    ~/.claude.json); None when a removal finds none."""
+    from jitctx.adapters import install_record
+    from jitctx.adapters.mcp_hook import MCP_SERVER, add_server, remove_server, server_spec
 
-    path = server_file(args.scope, settings_path)
     if command is None and not path.exists():
         install_record.forget_added(state, path, "mcp-server")
         return None
@@ -314,38 +345,27 @@ def _register_server(
                 f"--transport mcp needs a hook command that ends in `hook claude-code` (the server runs the "
                 f"same program with `mcp`), not {command!r}"
             ) from None
-    missing = install_record.missing_folders(path)
-    with settings.locked(path, create=not (args.dry_run or command is None)):
-        before, data = settings.read_settings(path)
+
+    def change(data: dict[str, Any]) -> tuple[dict[str, Any], bool]:
         try:
-            if command is None:
-                after_data, changed = remove_server(data)
-            else:
-                after_data, changed = add_server(data, spec)
+            return remove_server(data) if command is None else add_server(data, spec)
         except ValueError as exc:
             raise UsageError(f"{path}: {exc}; not changed") from None
-        if command is None and not changed:
-            if not args.dry_run:
-                install_record.forget_added(state, path, "mcp-server")  # gone already: nothing to note
-            return None
-        servers = data.get("mcpServers")
-        had = isinstance(servers, dict) and "jitctx" in servers
-        action = "kept" if not changed else "removed" if command is None else "updated" if had else "added"
-        after = settings.dump(after_data, before) if changed else (before or "")
-        backup = None
-        if changed and not args.dry_run:
-            backup = settings.write_settings(
-                path, before, after, lambda content: install_record.save_backup(state, path, content)
-            )
-            if command is None:
-                install_record.forget_added(state, path, "mcp-server")
-                _clean_up(state, path, after_data)
-            else:
-                if not had:  # a server entry the user had is theirs, even where jitctx rewrote it
-                    install_record.note_added(state, path, "mcp-server")
-                if before is None:
-                    install_record.note_created(state, path, missing)
-    return ServerChange(path, action, backup, settings.diff(before, after, path) if changed else "")
+
+    done = _rewrite(path, state, dry_run=args.dry_run, adding=command is not None, change=change)
+    servers = done.data.get("mcpServers")
+    had = isinstance(servers, dict) and MCP_SERVER in servers
+    if command is None and not done.changed:
+        if not args.dry_run:
+            install_record.forget_added(state, path, "mcp-server")  # gone already: nothing to note
+        return None
+    action = "kept" if not done.changed else "removed" if command is None else "updated" if had else "added"
+    if done.changed and not args.dry_run:
+        if command is None:
+            install_record.forget_added(state, path, "mcp-server")
+        elif not had:  # a server entry the user had is theirs, even where jitctx rewrote it
+            install_record.note_added(state, path, "mcp-server")
+    return ServerChange(path, action, done.backup, done.diff, done.removed)
 
 
 def _document(args: argparse.Namespace, outcome: Outcome) -> dict[str, Any]:
@@ -391,6 +411,8 @@ def _human(args: argparse.Namespace, outcome: Outcome) -> None:
         print(f"jitctx: MCP server jitctx {server.action} {where} {server.path}", file=sys.stderr)
         if server.backup:
             print(f"jitctx: previous version kept as {server.backup}", file=sys.stderr)
+        for gone in server.removed:
+            print(f"jitctx: deleted {gone} (jitctx created it; nothing else was in it)", file=sys.stderr)
     if outcome.changes:
         rows = [
             [c.event, "-" if c.action == "removed" else c.matcher or "*", c.action] for c in outcome.changes
