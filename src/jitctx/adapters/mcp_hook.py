@@ -89,6 +89,13 @@ def hook_payload(fields: dict[str, Any]) -> dict[str, Any]:
 # `enabledMcpjsonServers` approves by name) and from `~/.claude.json` (the user's, every project).
 
 
+def server_file(scope: str, root: str, home: str) -> str:
+    """Where Claude Code reads a server of this scope: the project's `.mcp.json`, or `~/.claude.json`."""
+    import os
+
+    return os.path.join(home, ".claude.json") if scope == "user" else os.path.join(root, ".mcp.json")
+
+
 def server_spec(hook_command: str) -> dict[str, Any]:
     """The server entry for the program of a hook command: `jitctx hook claude-code` -> `jitctx mcp`
     (`python -m jitctx hook claude-code` -> `python -m jitctx mcp`)."""

@@ -131,7 +131,7 @@ def _client(client: str, root: str) -> tuple[list[Check], bool]:
                 if handler.command != MCP_HANDLER:
                     commands.setdefault(handler.command, scope)
             if any(handler.command == MCP_HANDLER for handler in handlers):
-                checks.append(_mcp_server(client, scope, root, home, path))
+                checks.append(_mcp_server(client, scope, root, home))
             if client == "codex":
                 checks.extend(_codex_trust(config, scope, path, handlers, root))
     plugin = False
@@ -229,20 +229,18 @@ def _hooks(client: str, scope: str, path: Path, wanted: list[str]) -> tuple[list
     return checks, handlers
 
 
-def _mcp_server(client: str, scope: str, root: str, home: str | None, settings_path: Path) -> Check:
+def _mcp_server(client: str, scope: str, root: str, home: str | None) -> Check:
     """mcp_tool hooks of ours need the `jitctx` MCP server where Claude Code reads it, runnable, and
     (in a project's .mcp.json) approved."""
     import shlex
 
-    from jitctx.adapters.mcp_hook import APPROVALS, MCP_SERVER, is_jitctx_server
+    from jitctx.adapters import claude_code
+    from jitctx.adapters.mcp_hook import APPROVALS, MCP_SERVER, is_jitctx_server, server_file
 
     name = f"mcp server ({scope})"
-    if scope == "user":
-        if not home:
-            return Check(client, name, PROBLEM, "no home directory for ~/.claude.json", "set HOME")
-        path = Path(home) / ".claude.json"
-    else:
-        path = Path(root) / ".mcp.json"
+    if scope == "user" and not home:
+        return Check(client, name, PROBLEM, "no home directory for ~/.claude.json", "set HOME")
+    path = Path(server_file(scope, root, home or ""))
     servers = _settings_data(path).get("mcpServers")
     entry = servers.get(MCP_SERVER) if isinstance(servers, dict) else None
     fix = f"jitctx install {client} --scope {scope} --transport mcp"
@@ -250,22 +248,20 @@ def _mcp_server(client: str, scope: str, root: str, home: str | None, settings_p
         detail = f"the mcp_tool hooks ask server {MCP_SERVER!r}, which {path} does not define (as jitctx mcp)"
         return Check(client, name, PROBLEM, detail, fix)
     assert isinstance(entry, dict)
-    program = _command(client, shlex.join([entry["command"], *entry["args"]]), scope)
+    server_command = shlex.join([entry["command"], *entry["args"]])
+    program = _command(client, server_command, scope)
     if program.status != OK:  # the server's program, checked as a hook command is
         return Check(client, name, program.status, f"{path}: {program.detail}", program.fix or fix)
     if scope != "user":
         approved = any(
-            isinstance(names := _settings_data(p).get(APPROVALS), list) and MCP_SERVER in names
-            for p in (
-                settings_path,
-                Path(root) / ".claude/settings.local.json",
-                Path(root) / ".claude/settings.json",
-            )
+            isinstance(names := _settings_data(claude_code.settings_path(s, root, "")).get(APPROVALS), list)
+            and MCP_SERVER in names
+            for s in ("project", "local")  # where a project's .mcp.json servers are approved
         )
         if not approved:
             detail = f"{path}: jitctx is not in {APPROVALS}; Claude Code asks to approve it on first start"
             return Check(client, name, WARN, detail, fix)
-    return Check(client, name, OK, f"{path}: {shlex.join([entry['command'], *entry['args']])}")
+    return Check(client, name, OK, f"{path}: {server_command}")
 
 
 def _command(client: str, command: str, scope: str) -> Check:

@@ -202,7 +202,12 @@ def run(args: argparse.Namespace) -> int:
                 "its own entries when it updates or removes them"
             )
     serving = args.agent == "claude-code" and args.scope != "local"
-    server_path = server_file(args.scope, path) if serving else None
+    server_path = None
+    if serving:
+        from jitctx.adapters.mcp_hook import server_file
+
+        home = home_dir() if args.scope == "user" else ""
+        server_path = Path(server_file(args.scope, str(path.parent.parent), home))  # <root>/.claude/...
     approving = mcp and command is not None and args.scope == "project"
     approval_added = install_record.was_added(state, path, "approval")
     changes: list[Change] = []
@@ -313,13 +318,6 @@ def _entries(agent: str, mcp: bool = False) -> tuple[HookEntry, ...]:
     from jitctx.adapters import claude_code
 
     return claude_code.MCP_ENTRIES if mcp else claude_code.ENTRIES
-
-
-def server_file(scope: str, settings_path: Path) -> Path:
-    """Where Claude Code reads the MCP server for this scope: <root>/.mcp.json, or ~/.claude.json."""
-    if scope == "user":
-        return Path(home_dir()) / ".claude.json"
-    return settings_path.parent.parent / ".mcp.json"  # <root>/.claude/settings.json -> <root>/.mcp.json
 
 
 def _register_server(
