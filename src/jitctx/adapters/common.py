@@ -397,11 +397,11 @@ class _Context:
         text = transcript_text(self.transcript)
         if text is None:
             return  # too large or unreadable to tell: keep what the parent held
-        for state_channel, state in list(session.channels.items()):
+        for state in session.channels.values():
             for path, entry in list(state.loaded.items()):
                 names = (f"Contents of {entry.display}", path)
                 if not any(json.dumps(name, ensure_ascii=False)[1:-1].encode() in text for name in names):
-                    session.forget(path, state_channel)
+                    state.forget(path)
 
     def outgoing(self, loads: tuple[Load, ...] | list[Load], tool: str | None) -> list[Load]:
         """The loads the host does not have by itself (`tool` None: at session start)."""
@@ -427,15 +427,13 @@ class _Context:
 
     def start(self, session: Session, channel: str = "main") -> list[Load]:
         """What a channel's start sends: its startup loads the host does not have, logged."""
-        startup = session.startup(channel)
-        # What a changed file or the cwd brought early but the host loads by itself on its first read
-        # there (a nested CLAUDE.md, a scoped .claude/rules file): not sent now, or it would arrive twice;
-        # forgotten, so that a touch the host does not follow (a shell write) still sends it.
+        # What a changed file or the cwd brings early but the host loads by itself on its first read
+        # there (a nested CLAUDE.md, a scoped .claude/rules file) is left to it, or it would arrive twice.
         parents: set[str] = set()
-        later = {load.file.path for load in startup.loaded if self.host_files.loads_later(load, parents)}
-        for path in later:
-            session.forget(path, channel)
-        sent = self.outgoing([load for load in startup.loaded if load.file.path not in later], None)
+        startup = session.startup(
+            channel, left_to_host=lambda load: self.host_files.loads_later(load, parents)
+        )
+        sent = self.outgoing(startup.loaded, None)
         self.log_startup(session, sent, signals=startup.signals, startup=startup, channel=channel)
         return sent
 

@@ -99,14 +99,6 @@ class Session:
                     entry.body_bytes = outcome.file.body_bytes
         return [state.blocks[path] for path in state.loaded if path in state.blocks]
 
-    def forget(self, path: str, channel: str = "main") -> None:
-        """Take a loaded file out of the channel, as if it had never loaded: the next touch of its place
-        finds it again (its directory is no longer counted as scanned). For a host that loads the file
-        by itself later, so that it is sent only where the host does not."""
-        state = self.channels.get(channel)
-        if state is not None:
-            state.forget(path)
-
     def after_compaction(
         self, channel: str = "main", host_reloads: Callable[[InstructionFile], bool] | None = None
     ) -> list[Load]:
@@ -208,8 +200,12 @@ class Session:
 
     # -- startup -----------------------------------------------------------------------------------
 
-    def startup(self, channel: str = "main") -> Startup:
-        """What loads at the start of `channel`: the main session, or a sub-agent that starts afresh."""
+    def startup(self, channel: str = "main", left_to_host: Callable[[Load], bool] | None = None) -> Startup:
+        """What loads at the start of `channel`: the main session, or a sub-agent that starts afresh.
+
+        `left_to_host` names loads a host agent makes by itself later, on its first read of their place
+        (Claude Code's nested CLAUDE.md files and scoped rules): they are neither returned nor held, so
+        that a touch the host does not follow still finds them (as `after_compaction`'s `host_reloads`)."""
         started = time.perf_counter()
         project = self.project
         state = self.channels.setdefault(channel, ChannelState())
@@ -252,6 +248,11 @@ class Session:
                 for load in work.loads[before:]
             ]
         state.started = True
+        if left_to_host is not None:
+            later = {load.file.path for load in work.loads if left_to_host(load)}
+            for path in later:
+                state.forget(path)
+            work.loads[:] = [load for load in work.loads if load.file.path not in later]
         return Startup(
             root=project.root,
             cwd=relative_posix(cwd, project.root) or ".",

@@ -55,7 +55,8 @@ class ChannelState:
             self.by_directory.setdefault(entry.directory, []).append(path)
 
     def forget(self, path: str) -> None:
-        """Drop a loaded file, and the scanned mark of the directory it was found on (see Session.forget)."""
+        """Drop a loaded file, and the scanned mark of the directory it was found on, so that the next
+        touch there finds it again (Session.startup's `left_to_host`, a fork's pruning)."""
         if path not in self.loaded:
             return
         entry = self.drop(path)
