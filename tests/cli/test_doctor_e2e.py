@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.e2e import clients as cl
+from tests.e2e.harness import jitctx
 
 pytestmark = pytest.mark.e2e
 
@@ -65,15 +65,7 @@ class AppServer:
 
 
 def doctor(env: dict[str, str], cwd: Path) -> dict[str, Any]:
-    done = subprocess.run(
-        [sys.executable, "-m", "jitctx", "doctor", "--json"],
-        env=env,
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = jitctx(env, "doctor", "--json", cwd=cwd)
     assert done.returncode in (0, 1), done.stderr
     result: dict[str, Any] = json.loads(done.stdout)
     return result
@@ -84,15 +76,7 @@ def test_doctor_reads_the_trust_codex_records(codex: Path, tmp_path: Path) -> No
     (root / ".git").mkdir(parents=True)
     home.mkdir()
     env = cl.codex_env(home, tmp_path / "state")  # the venv's bin first on PATH: this checkout's jitctx
-    installed = subprocess.run(
-        [sys.executable, "-m", "jitctx", "install", "codex", "--scope", "user", "--json"],
-        env=env,
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    installed = jitctx(env, "install", "codex", "--scope", "user", "--json", cwd=root)
     assert installed.returncode == 0, installed.stderr
     hooks_json = Path(json.loads(installed.stdout)["settings_path"])
 

@@ -51,10 +51,12 @@ FILE_OF = {marker: path for marker in MARKERS for path, text in FILES.items() if
 # -- the fixture repository -------------------------------------------------------------------------------
 
 
-def jitctx(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+def jitctx(env: dict[str, str], *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """This checkout's `jitctx ARGS` as a process, in `env` (and `cwd`), with a timeout."""
     return subprocess.run(
-        [sys.executable, "-m", "jitctx", *args], env=env, capture_output=True, text=True, check=False
-    )
+        [sys.executable, "-m", "jitctx", *args],
+        env=env, cwd=cwd, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
 
 
 def build_project(root: Path, agent: str, env: dict[str, str], *install: str) -> Path:

@@ -68,16 +68,7 @@ def test_the_installed_plugin_delivers_agents_md(claude: ClaudeHarness) -> None:
     assert not (claude.root / ".claude" / "settings.json").exists()  # only the plugin's hooks are left
     git(claude.root, "add", "-A")
     git(claude.root, "commit", "-q", "-m", "no hooks in settings")
-    for command in (["marketplace", "add", str(REPO)], ["install", "jitctx@jitctx"]):
-        done = subprocess.run(
-            [str(claude.clients.claude), "plugin", *command],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=cl.RUN_TIMEOUT_S,
-            check=False,
-        )
-        assert done.returncode == 0, f"claude plugin {' '.join(command)}:\n{done.stdout}\n{done.stderr}"
+    install_plugin(claude.clients.claude, env, ["install", "jitctx@jitctx"])
     data = plugin_data(claude.home)
     seed_installed(data)
 
@@ -86,6 +77,18 @@ def test_the_installed_plugin_delivers_agents_md(claude: ClaudeHarness) -> None:
     assert not tried, f"the plugin did not find the seeded {data} and started an install: {tried}"
     outcome.expect("JX-ROOT-CLAUDE", "client")
     outcome.expect("JX-ROOT-AGENTS", "hook")
+
+
+def install_plugin(client: Path, env: dict[str, str], install: list[str]) -> None:
+    """`CLIENT plugin marketplace add REPO`, then `CLIENT plugin INSTALL...` (each client's own verb)."""
+    for command in (["marketplace", "add", str(REPO)], install):
+        done = subprocess.run(
+            [str(client), "plugin", *command], env=env, capture_output=True, text=True,
+            timeout=cl.RUN_TIMEOUT_S, check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, (
+            f"{client.name} plugin {' '.join(command)}:\n{done.stdout}\n{done.stderr}"
+        )
 
 
 def codex_run(codex: CodexHarness, env: dict[str, str], plugin_config: str, scripts: list[Script]) -> Outcome:
@@ -109,16 +112,7 @@ def test_codex_runs_the_plugin_hooks_in_its_own_dialect(codex: CodexHarness) -> 
     git(codex.root, "commit", "-q", "-m", "no hooks in .codex")
     codex_home = Path(env["CODEX_HOME"])
     codex_home.mkdir(parents=True, exist_ok=True)
-    for command in (["marketplace", "add", str(REPO)], ["add", "jitctx@jitctx"]):
-        done = subprocess.run(
-            [str(codex.clients.codex), "plugin", *command],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=cl.RUN_TIMEOUT_S,
-            check=False,
-        )
-        assert done.returncode == 0, f"codex plugin {' '.join(command)}:\n{done.stdout}\n{done.stderr}"
+    install_plugin(codex.clients.codex, env, ["add", "jitctx@jitctx"])
     plugin_config = "".join(
         line + "\n"
         for line in (codex_home / "config.toml").read_text().splitlines()
