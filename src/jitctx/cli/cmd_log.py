@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import sys
 from collections.abc import Iterator
@@ -165,8 +164,11 @@ def seen_pairs(
 
 def shown_path(path: str, root: str) -> str:
     """A recorded absolute path as a person reads it: relative to the root, else with ~ for home."""
-    if root and (path == root or path.startswith(root.rstrip("/") + "/")):
-        return os.path.relpath(path, root).replace(os.sep, "/")
+    from jitctx.telemetry.record_fields import display_path
+
+    shown = display_path(path, root)
+    if shown != path:
+        return shown
     home = str(Path.home())
     if home != "/" and path.startswith(home + "/"):
         return "~" + path[len(home) :]

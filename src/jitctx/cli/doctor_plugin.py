@@ -48,8 +48,9 @@ def enabled(plugin_id: str, settings: Iterable[Mapping[str, Any]]) -> bool:
     return state
 
 
-def data_dir(home: Path, plugin_id: str) -> Path:
-    return home / ".claude" / "plugins" / "data" / re.sub(r"[^a-zA-Z0-9\-_]", "-", plugin_id)
+def data_dir(client_home: Path, plugin_id: str) -> Path:
+    """A plugin's ${CLAUDE_PLUGIN_DATA} under a client's own folder (~/.claude, or $CODEX_HOME)."""
+    return client_home / "plugins" / "data" / re.sub(r"[^a-zA-Z0-9\-_]", "-", plugin_id)
 
 
 def plugin_checks(home: Path, settings: list[Mapping[str, Any]]) -> tuple[list[Check], bool]:
@@ -64,7 +65,7 @@ def plugin_checks(home: Path, settings: list[Mapping[str, Any]]) -> tuple[list[C
             )
             continue
         active = True
-        checks.append(install_check(CLIENT, name, data_dir(home, plugin_id)))
+        checks.append(install_check(CLIENT, name, data_dir(home / ".claude", plugin_id)))
     return checks, active
 
 
@@ -117,7 +118,7 @@ def codex_plugin_checks(
             checks.append(Check("codex", name, WARN, "installed but not enabled"))
             continue
         active = True
-        checks.append(install_check("codex", name, data_dir_codex(codex_home, plugin_id)))
+        checks.append(install_check("codex", name, data_dir(codex_home, plugin_id)))
         waiting = [
             event
             for event in events
@@ -139,7 +140,3 @@ def codex_plugin_checks(
         else:
             checks.append(Check("codex", f"trust ({plugin_id})", OK, "trust recorded for every plugin hook"))
     return checks, active
-
-
-def data_dir_codex(codex_home: Path, plugin_id: str) -> Path:
-    return codex_home / "plugins" / "data" / re.sub(r"[^a-zA-Z0-9\-_]", "-", plugin_id)
