@@ -9,7 +9,6 @@ from jitctx.cli.common import add_agent, add_json, path_argument, print_json, ro
 from jitctx.cli.state import user_config_path, user_home
 from jitctx.discovery.explain import explain
 from jitctx.errors import UsageError
-from jitctx.govern.skills import explain_skill, skill_at
 from jitctx.profiles import ROOT_MARKERS
 from jitctx.project import Project
 from jitctx.reports.explain import to_json, to_text
@@ -49,14 +48,8 @@ def run(args: argparse.Namespace) -> int:
     if not os.path.isdir(cwd):
         raise UsageError(f"--cwd {args.cwd!r} is not a directory under {project.root}")
     result = explain(project, target, cwd=cwd, use_git=not args.no_git)
-    skill = skill_at(project.root, result.rel)  # a SKILL.md: what it is and whether its listing fits
     if args.json:
-        document = to_json(result, project)
-        if skill is not None:
-            document["skill"] = skill.to_dict()
-        print_json(document)
+        print_json(to_json(result, project))
     else:
         print(to_text(result, project, table))
-        if skill is not None:
-            print("\n" + "\n".join(explain_skill(skill)))
     return 0

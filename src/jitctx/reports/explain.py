@@ -9,6 +9,7 @@ from typing import Any
 from jitctx.assemble import fit_profile
 from jitctx.assemble.budget import BudgetResult
 from jitctx.discovery.explain import Explanation
+from jitctx.govern.skills import explain_skill, skill_at
 from jitctx.project import Project
 from jitctx.reports.table import plain_table
 
@@ -17,7 +18,7 @@ Table = Callable[..., str]
 
 def to_json(result: Explanation, project: Project) -> dict[str, Any]:
     budget = fit_profile(result.blocks, project.profile)
-    return {
+    document: dict[str, Any] = {
         "path": result.rel if result.rel is not None else result.target,
         "inside": result.rel is not None,
         "root": project.root,
@@ -37,6 +38,10 @@ def to_json(result: Explanation, project: Project) -> dict[str, Any]:
         "notes": list(result.notes),
         "budget": budget.to_dict(),
     }
+    skill = skill_at(project.root, result.rel)  # a SKILL.md: what it is and whether its listing fits
+    if skill is not None:
+        document["skill"] = skill.to_dict()
+    return document
 
 
 def to_text(result: Explanation, project: Project, table: Table = plain_table) -> str:
@@ -66,6 +71,9 @@ def to_text(result: Explanation, project: Project, table: Table = plain_table) -
     if result.notes:
         lines.append("")
         lines.extend(f"note: {note}" for note in result.notes)
+    skill = skill_at(project.root, result.rel)
+    if skill is not None:
+        lines += ["", *explain_skill(skill)]
     return "\n".join(lines)
 
 
