@@ -17,14 +17,8 @@ from jitctx.cli.main import main
 
 
 @pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = tmp_path / "proj"
-    (root / ".git").mkdir(parents=True)
-    monkeypatch.chdir(root)
-    monkeypatch.setenv("JITCTX_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("JITCTX_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.delenv("VIRTUAL_ENV", raising=False)
-    return root
+def project(install_project: Path) -> Path:
+    return install_project  # the tests that depend on PATH set it themselves
 
 
 def fake_jitctx(folder: Path) -> Path:
