@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -12,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from jitctx import project as project_module
-from jitctx.discovery.state import STATE_VERSION, channels_from_json, channels_to_json
+from jitctx.discovery.marks import mark_file_name
+from jitctx.discovery.state import STATE_VERSION, channels_from_json
 from jitctx.discovery.store import SessionStore, state_file_name
 from jitctx.project import Project
 from tests.conftest import settle, write_tree
@@ -109,20 +111,33 @@ def test_resume_reads_no_rule_when_nothing_changed(
         assert [x.file.display for x in step.loaded] == [".claude/rules/py.md"]
 
 
-def test_a_tampered_state_cannot_name_files_outside(proj: Path, tmp_path: Path) -> None:
-    secret = tmp_path / "secret.md"
-    secret.write_text("EVIL_RULE_LEAKED")
+@pytest.mark.parametrize(
+    "named",
+    [
+        "{secret}",  # outside by name
+        "{proj}/../secret.md",  # inside by its first letters only
+        "{proj}/vendor/CLAUDE.md",  # inside by name, outside in fact: vendor -> the secret's folder
+    ],
+)
+def test_a_tampered_state_cannot_name_files_outside(proj: Path, tmp_path: Path, named: str) -> None:
+    outside = tmp_path / "outside"
+    secret = write_tree(outside, {"secret.md": "EVIL_RULE_LEAKED", "CLAUDE.md": "EVIL_RULE_LEAKED"})
+    (proj / "vendor").symlink_to(outside)
     store = SessionStore(tmp_path / "state")
     with store.open(Project(proj, managed_files=()), "s1", use_git=False) as opened:
         opened.session.startup()
     saved = json.loads(store.path_for("s1").read_text())
-    saved["channels"]["main"]["loaded"].append(
-        [str(secret), "secret.md", 1, 1, "session_start", "project", None]
-    )
+    path = named.format(secret=secret / "secret.md", proj=proj)
+    directory = os.path.dirname(path)
+    saved["channels"]["main"]["loaded"].append([path, "x.md", 1, 1, "session_start", "project", directory])
     store.path_for("s1").write_text(json.dumps(saved))
     with store.open(Project(proj, managed_files=()), "s1", use_git=False) as opened:
+        # A touch of the folder it claims (mtime 1: it looks edited, so it would be read again) ...
+        step = opened.session.discover(directory + "/CLAUDE.md")
+        assert all("EVIL" not in x.file.text for x in step.loaded)
         assert all("EVIL" not in f.text for f in opened.session.blocks())
         assert all("EVIL" not in x.file.text for x in opened.session.after_compaction())
+        assert path not in opened.session.channels["main"].loaded
 
 
 def test_a_deleted_rule_is_dropped_in_the_next_process(proj: Path, tmp_path: Path) -> None:
@@ -142,20 +157,46 @@ def test_a_deleted_rule_is_dropped_in_the_next_process(proj: Path, tmp_path: Pat
 def test_scanned_listings_survive_the_round_trip(proj: Path, tmp_path: Path) -> None:
     settle(proj)
     store = SessionStore(tmp_path / "state")
+    pkg3 = str(proj / "pkg3")
     with store.open(Project(proj, managed_files=()), "s", use_git=False) as opened:
         opened.session.startup()
         opened.session.discover("pkg3/a.ts")
-        before = opened.session.channels["main"].scanned
+        before = opened.session.channels["main"].scanned.get(pkg3)
+    assert before == [[pkg3, os.stat(pkg3).st_mtime_ns, os.stat(pkg3).st_size]]  # no .claude/ there
     with store.open(Project(proj, managed_files=()), "s", use_git=False) as opened:
-        assert opened.session.channels["main"].scanned == before
-    pkg3 = proj / "pkg3"
-    assert before[str(pkg3)] == [[str(pkg3), pkg3.stat().st_mtime_ns, pkg3.stat().st_size]]  # no .claude/
-    assert (
-        channels_from_json(
-            json.loads(json.dumps(channels_to_json({"main": opened.session.channels["main"]})))
-        )["main"].scanned
-        == before
-    )
+        marks = opened.session.channels["main"].scanned
+        assert marks.loaded() == {}  # nothing is read before a touch asks for it
+        assert marks.get(pkg3) == before
+        assert marks.get(str(proj / "pkg4")) is None
+    # The state names the marks folder; the marks are not in it.
+    saved = json.loads(store.path_for("s").read_text())
+    assert saved["version"] == STATE_VERSION
+    assert set(saved["channels"]["main"]) == {"started", "marks", "identities", "loaded"}
+    assert str(before[0][1]) not in store.path_for("s").read_text()  # the directory's mtime: its mark
+
+
+def test_a_version_2_state_is_taken_back_and_its_marks_moved_out(proj: Path, tmp_path: Path) -> None:
+    settle(proj)
+    store = SessionStore(tmp_path / "state")
+    with store.open(Project(proj, managed_files=()), "s", use_git=False) as opened:
+        opened.session.startup()
+        opened.session.discover("pkg3/a.ts")
+        pkg3 = str(proj / "pkg3")
+        watch = opened.session.channels["main"].scanned.get(pkg3)
+    data = json.loads(store.path_for("s").read_text())
+    data["version"] = 2
+    del data["channels"]["main"]["marks"]
+    data["channels"]["main"]["scanned"] = {pkg3: watch, "/elsewhere": [["/elsewhere", 1, 1]]}
+    store.path_for("s").write_text(json.dumps(data))
+    shutil.rmtree(store.marks_folder("s"))
+    with store.open(Project(proj, managed_files=()), "s", use_git=False) as opened:
+        assert not opened.new
+        assert opened.session.discover("pkg3/a.ts").loaded == ()  # held, and pkg3 still counts as scanned
+        assert "/elsewhere" not in opened.session.channels["main"].scanned
+    saved = json.loads(store.path_for("s").read_text())
+    assert saved["version"] == STATE_VERSION and "scanned" not in saved["channels"]["main"]
+    with store.open(Project(proj, managed_files=()), "s", use_git=False) as opened:
+        assert opened.session.channels["main"].scanned.get(pkg3) == watch
 
 
 def test_a_state_written_before_watch_lists_were_kept_looks_at_each_directory_again(
@@ -169,48 +210,60 @@ def test_a_state_written_before_watch_lists_were_kept_looks_at_each_directory_ag
         channels_from_json(raw)
 
 
+def mark_path(store: SessionStore, opened_marks_id: str, directory: str) -> Path:
+    return store.marks_folder("s") / opened_marks_id / mark_file_name(directory)
+
+
 @pytest.mark.parametrize(
-    "watch",
+    "mark",
     [
-        [["/etc", 1, 1]],  # a path that is not the directory's own
-        [],  # would mean "never look again"
-        [["PKG\u0000", 1, 1]],
+        ["PKG", [["/etc", 1, 1]]],  # a path that is not the directory's own
+        ["PKG", []],  # would mean "never look again"
+        ["PKG", [["PKG\u0000", 1, 1]]],
+        ["PKG/other", [["PKG", 1, 1]]],  # the mark of another directory
+        ["PKG", [["PKG", 1e400, 1]]],
+        ["PKG", [["PKG", "1", 1]]],
+        ["PKG", [[1, 1, 1]]],
+        ["PKG", "x"],
+        "not a mark",
     ],
 )
-def test_a_tampered_watch_list_only_makes_the_directory_looked_at_again(
-    proj: Path, tmp_path: Path, watch: list[list[object]]
+def test_a_tampered_mark_only_makes_the_directory_looked_at_again(
+    proj: Path, tmp_path: Path, mark: object
 ) -> None:
     settle(proj)
     store = SessionStore(tmp_path / "state")
     with store.open(Project(proj, managed_files=()), "s", use_git=False) as opened:
         opened.session.startup()
         opened.session.discover("pkg3/a.ts")
-    state_path = tmp_path / "state" / state_file_name("s")
-    data = json.loads(state_path.read_text())
+        marks_id = opened.session.channels["main"].scanned.marks_id
     pkg3 = str(proj / "pkg3")
-    data["channels"]["main"]["scanned"][pkg3] = [[e[0].replace("PKG", pkg3), *e[1:]] for e in watch]  # type: ignore[index]
-    data["channels"]["main"]["scanned"]["/elsewhere"] = [["/elsewhere", 1, 1]]
-    state_path.write_text(json.dumps(data))
+    path = mark_path(store, marks_id, pkg3)
+    assert json.loads(path.read_text())[0] == pkg3
+    path.write_text(json.dumps(mark).replace("PKG", pkg3).replace("1e400", "1" + "0" * 400))
     write_tree(proj, {"pkg3/AGENTS.md": "NEW_IN_PKG3"})
+    settle(proj)  # so that only the tampered mark, not a young directory, sends the touch to a new scan
     with store.open(Project(proj, managed_files=()), "s", use_git=False) as opened:
-        assert "/elsewhere" not in opened.session.channels["main"].scanned
+        assert not opened.new and not opened.warnings
         step = opened.session.discover("pkg3/a.ts")
     assert [load.file.display for load in step.loaded] == ["pkg3/AGENTS.md"]
 
 
-@pytest.mark.parametrize("bad", [[["x", 1e400, 1]], [["x", "1", 1]], [[1, 1, 1]], "x"])
-def test_a_watch_list_of_the_wrong_shape_starts_a_new_session(
-    proj: Path, tmp_path: Path, bad: object
+def test_a_mark_left_as_it_was_keeps_a_new_file_unseen_until_the_directory_changes(
+    proj: Path, tmp_path: Path
 ) -> None:
+    """The control for the test above: without tampering, a settled mark is trusted."""
+    settle(proj)
     store = SessionStore(tmp_path / "state")
     with store.open(Project(proj, managed_files=()), "s", use_git=False) as opened:
         opened.session.startup()
-    state_path = tmp_path / "state" / state_file_name("s")
-    data = json.loads(state_path.read_text())
-    data["channels"]["main"]["scanned"] = {str(proj): bad} if bad != "x" else bad
-    state_path.write_text(json.dumps(data))
+        opened.session.discover("pkg3/a.ts")
+    pkg3 = proj / "pkg3"
+    stamp = pkg3.stat().st_mtime_ns
+    write_tree(proj, {"pkg3/AGENTS.md": "NEW_IN_PKG3"})
+    os.utime(pkg3, ns=(stamp, stamp))  # the listing looks as it was
     with store.open(Project(proj, managed_files=()), "s", use_git=False) as opened:
-        assert any("malformed" in w for w in opened.warnings)
+        assert opened.session.discover("pkg3/a.ts").loaded == ()
 
 
 def test_a_state_without_body_sizes_still_resumes(proj: Path, tmp_path: Path) -> None:

@@ -23,11 +23,12 @@ import os
 import stat
 import time
 
-QUICK_VERSION = 2
+QUICK_VERSION = 3  # 3: scanned directories are read from their marks, one file each
 _SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs every hook call milliseconds
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from typing import Any
 
 
@@ -150,7 +151,7 @@ def watch_list(paths: list[str]) -> list[list[Any]]:
     return watch
 
 
-def unchanged(entries: list[list[Any]]) -> bool:
+def unchanged(entries: Iterable[list[Any]]) -> bool:
     """Whether every [path, mtime_ns, size] entry still has that version (False for one that is gone)."""
     for path, mtime, size in entries:
         try:
@@ -160,6 +161,20 @@ def unchanged(entries: list[list[Any]]) -> bool:
         if info.st_mtime_ns != mtime or info.st_size != size:
             return False
     return True
+
+
+def stored_mark(folder: str, directory: str) -> list[list[Any]] | None:
+    """The watch list of `directory`'s mark in a marks folder (see `jitctx.discovery.marks`); None when
+    there is none, or it cannot be read, or it is not that directory's."""
+    import json  # already imported by every caller
+
+    from jitctx.discovery.marks import MAX_MARK_BYTES, mark_file_name, parse_mark
+
+    try:
+        raw = read_state_file(os.path.join(folder, mark_file_name(directory)), MAX_MARK_BYTES)
+        return parse_mark(json.loads(raw), directory)
+    except (OSError, ValueError, RecursionError):
+        return None
 
 
 def _same_versions(recorded: dict[str, Any]) -> bool:
@@ -197,13 +212,13 @@ def _quiet(index: dict[str, Any], cwd: str, path: str) -> int | None:
         rel = f"{rel}/{os.path.basename(absolute)}" if rel else os.path.basename(absolute)
     elif rel:
         rel += "/"
-    scanned: dict[str, list[Any]] = index["scanned"]
+    marks, held = index["marks"], index["held"]
     directory = parent
     while True:
-        entries = scanned.get(directory)
-        if entries is None:
+        watch = stored_mark(marks, directory) if isinstance(marks, str) else None
+        if watch is None:
             return None  # a directory never scanned: candidates to resolve
-        if not unchanged(entries):
+        if not (unchanged(held.get(directory, ())) and unchanged(watch)):
             # A loaded file edited or deleted (the engine re-reads or drops it), or a file added to the
             # directory, perhaps a new CLAUDE.md (the engine looks).
             return None

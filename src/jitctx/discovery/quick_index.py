@@ -11,7 +11,11 @@ from jitctx.discovery.session import Session
 from jitctx.discovery.state import ChannelState
 
 
-def build_quick_index(session: Session, channel: str = "main") -> dict[str, object]:
+def build_quick_index(
+    session: Session, channel: str = "main", marks_folder: str | None = None
+) -> dict[str, object]:
+    """The index for `channel`, whose scanned directories' marks are stored in `marks_folder` (None: not
+    stored, so the fast lane finds no directory scanned and always leaves the touch to the engine)."""
     state = session.channels.get(channel) or ChannelState()
     project = session.project
 
@@ -48,16 +52,13 @@ def build_quick_index(session: Session, channel: str = "main") -> dict[str, obje
         "jit": project.config.jit_context,
         "config": {p: file_version(p) for p in (os.path.join(project.root, n) for n in CONFIG_FILES)},
         "rule_dirs": rule_dirs,
-        # Per scanned directory, the versions to compare: its loaded files, then its watch list.
-        "scanned": {
-            directory: [
-                *(
-                    [path, state.loaded[path].mtime_ns, state.loaded[path].size]
-                    for path in state.by_directory.get(directory, ())
-                ),
-                *watch,
-            ]
-            for directory, watch in state.scanned.items()
+        # The scanned directories are looked up one by one in their marks; what the channel holds on
+        # each (a nested CLAUDE.md, say) is compared too: an edit or a deletion is the engine's to send.
+        "marks": marks_folder,
+        "held": {
+            directory: [[path, state.loaded[path].mtime_ns, state.loaded[path].size] for path in paths]
+            for directory, paths in state.by_directory.items()
+            if paths
         },
         "rules": rules,
         "held_bytes": sum(entry.carried for entry in state.loaded.values()),

@@ -19,7 +19,7 @@ import stat
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jitctx.discovery.boundary import is_inside, nearest_existing, relative_posix
 from jitctx.discovery.chains import Chains, chain_down, scope_path
@@ -28,6 +28,7 @@ from jitctx.discovery.resolve import Matcher, refresh, resolve
 from jitctx.discovery.rule_table import RuleTable, ScopeCache, build_rule_table
 from jitctx.discovery.signals import collect_signals
 from jitctx.discovery.state import (
+    READABLE_VERSIONS,
     STATE_VERSION,
     ChannelState,
     Pass,
@@ -38,6 +39,12 @@ from jitctx.model import Discovery, InstructionFile, Load, LoadReason, Scope, Sk
 from jitctx.project import Candidate, Project
 from jitctx.scope import scope_matches
 from jitctx.walk import MAX_DEPTH
+
+if TYPE_CHECKING:
+    from jitctx.discovery.marks import Watch
+
+# (marks id, directory) -> the stored mark of that directory, as decoded from disk (see restore).
+MarkReader = Callable[[str, str], object]
 
 # How long a long-lived session trusts a directory's watch list once compared (see `_watched_lately`).
 WATCH_RECHECK_NS = 1_000_000_000
@@ -67,6 +74,8 @@ class Session:
         self._swept: set[int] = set()  # channel states whose off-chain files were checked in this process
         # (channel state, directory) -> when its watch list was last compared, in this process.
         self._watched: dict[tuple[int, str], int] = {}
+        # Files named by a restored state whose real path is not checked yet (see `_vouch`).
+        self._unvouched: set[str] = set()
 
     def rule_table(self) -> RuleTable:
         """The scoped rules, built once per process (a stat each); edits are seen by the next process."""
@@ -89,8 +98,8 @@ class Session:
         state = self.channels.get(channel)
         if state is None:
             return []
-        for path, entry in state.loaded.items():
-            if path not in state.blocks:
+        for path, entry in list(state.loaded.items()):
+            if path not in state.blocks and self._vouch(path, state):
                 outcome = self.project.read(Candidate(path, Tier(entry.tier)))
                 if outcome is not None and outcome.file is not None:
                     state.blocks[path] = outcome.file
@@ -150,9 +159,12 @@ class Session:
             "scopes": self.scope_cache,
         }
 
-    def restore(self, data: dict[str, object]) -> list[str]:
-        """Take back a saved state; returns warnings. State for another root or agent is ignored."""
-        if data.get("version") != STATE_VERSION:
+    def restore(self, data: dict[str, object], marks: MarkReader | None = None) -> list[str]:
+        """Take back a saved state; returns warnings. State for another root or agent is ignored.
+
+        `marks(marks_id, directory)` fetches one stored mark (see `jitctx.discovery.marks`); each is read
+        when a touch first asks for its directory, and checked then."""
+        if data.get("version") not in READABLE_VERSIONS:
             return [f"session state version {data.get('version')!r} not understood; starting a new session"]
         if data.get("root") != self.project.root or data.get("agent") != self.project.profile.name:
             return ["session state belongs to another project or agent; starting a new session"]
@@ -161,42 +173,92 @@ class Session:
             return ["session state is malformed; starting a new session"]
 
         scopes = data.get("scopes", {})
-        project = self.project
-
-        def allowed(path: str, tier: str) -> bool:
-            # A state file is data from disk: nothing in it may name a file outside where its tier lives.
-            if tier in (Tier.PROJECT.value, Tier.LOCAL.value) or project.home is None:
-                return is_inside(os.path.realpath(path), project.root) or path in project.managed_files
-            return is_inside(os.path.realpath(path), project.home) or path in project.managed_files
-
         try:
-            self.channels = channels_from_json(channels, allowed) or {"main": ChannelState()}
+            self.channels = channels_from_json(channels, self._may_name) or {"main": ChannelState()}
         except (KeyError, TypeError, ValueError, OverflowError):
             return ["session state is malformed; starting a new session"]
+        # Where each named file really is, is checked before it is first read (see `_vouch`), not here:
+        # resolving every held path on every call would make a call's cost grow with the session.
+        self._unvouched = {path for state in self.channels.values() for path in state.loaded}
         for state in self.channels.values():
-            self._check_watch_lists(state)
+            marks_of = state.scanned
+            for directory, watch in marks_of.loaded().items():  # a version 2 state's inline marks
+                if self._trusted_mark(directory, watch) is None:
+                    marks_of.pop(directory)
+            if marks is not None:
+                marks_of.attach(self._stored_marks(marks, marks_of.marks_id))
         if isinstance(scopes, dict):
-            self.scope_cache = scopes
+            self.scope_cache = dict(scopes)  # a copy: the store compares the state with what it read
         return []
 
-    def _check_watch_lists(self, state: ChannelState) -> None:
-        """Watch lists from disk may name only a directory inside the project and its own listing paths;
-        any other is replaced by one that never matches, so that directory is simply looked at again."""
-        root = self.project.root
-        for directory, watch in list(state.scanned.items()):
-            if "\0" in directory or not is_inside(directory, root):
-                del state.scanned[directory]
-                continue
-            expected = self.project.listing_paths(directory)
-            paths = [entry[0] for entry in watch]
-            if not paths or paths[0] != directory or not set(paths) <= set(expected):
-                state.scanned[directory] = [[directory, -1, -1]]
+    def _may_name(self, path: str, tier: str) -> bool:
+        """Whether a state from disk may name `path`, by the name alone: a normalised path inside where
+        its tier lives. A state file is data from disk, and nothing in it may lead outside."""
+        project = self.project
+        if path in project.managed_files:
+            return True
+        if "\0" in path or os.path.normpath(path) != path:
+            return False
+        home = project.home
+        if tier in (Tier.PROJECT.value, Tier.LOCAL.value) or home is None:
+            return is_inside(path, project.root)
+        return is_inside(path, home)
 
-    def quick_index(self, channel: str = "main") -> dict[str, object]:
-        """What `jitctx.discovery.quick` needs to prove, without this engine, that a touch loads nothing."""
+    def _vouch(self, path: str, state: ChannelState) -> bool:
+        """Before a file named by a restored state is first read: True when its real path is where its
+        tier lives (a link on the way, `proj/vendor -> /elsewhere`, is caught here); otherwise it leaves
+        every channel, as if the state had never named it."""
+        if path not in self._unvouched:
+            return True
+        self._unvouched.discard(path)
+        entry = state.loaded.get(path)
+        if entry is None or path in self.project.managed_files:
+            return True
+        home = self.project.home
+        where = self.project.root if entry.tier in (Tier.PROJECT.value, Tier.LOCAL.value) else home
+        if where is not None and is_inside(os.path.realpath(path), where):
+            return True
+        for held in self.channels.values():
+            if path in held.loaded:
+                held.drop(path)
+        return False
+
+    def _refresh(self, path: str, state: ChannelState, work: Pass, trigger: str) -> None:
+        if self._vouch(path, state):
+            refresh(self.project, path, state, work, trigger)
+
+    def _stored_marks(self, marks: MarkReader, marks_id: str) -> Callable[[str], Watch | None]:
+        def read(directory: str) -> Watch | None:
+            return self._trusted_mark(directory, marks(marks_id, directory))
+
+        return read
+
+    def _trusted_mark(self, directory: str, watch: object) -> Watch | None:
+        """A mark from disk, if it may be: of a directory inside the project, naming that directory and
+        its own listing paths only, as [path, mtime_ns, size] entries. Any other is no mark at all: the
+        directory is simply looked at again."""
+        if not isinstance(watch, list) or not watch:
+            return None
+        if "\0" in directory or not is_inside(directory, self.project.root):
+            return None
+        expected = set(self.project.listing_paths(directory))
+        for entry in watch:
+            if not (
+                isinstance(entry, list)
+                and len(entry) == 3
+                and entry[0] in expected
+                and type(entry[1]) is int
+                and type(entry[2]) is int
+            ):
+                return None
+        return watch if watch[0][0] == directory else None
+
+    def quick_index(self, channel: str = "main", marks_folder: str | None = None) -> dict[str, object]:
+        """What `jitctx.discovery.quick` needs to prove, without this engine, that a touch loads nothing
+        (`marks_folder`: where the store keeps the channel's marks)."""
         from jitctx.discovery.quick_index import build_quick_index
 
-        return build_quick_index(self, channel)
+        return build_quick_index(self, channel, marks_folder)
 
     # -- startup -----------------------------------------------------------------------------------
 
@@ -358,7 +420,7 @@ class Session:
             watch = state.scanned.get(directory)
             if watch is not None:
                 for path in list(state.by_directory.get(directory, ())):
-                    refresh(self.project, path, state, work, rel)
+                    self._refresh(path, state, work, rel)
                 if self._watched_lately(state, directory) or unchanged(watch):
                     continue
                 del state.scanned[directory]  # a file came or went there: a new CLAUDE.md perhaps
@@ -380,7 +442,7 @@ class Session:
         for rule in matched:
             candidate = rule.candidate
             if candidate.path in state.loaded:
-                refresh(self.project, candidate.path, state, work, rel)  # re-read it on its next touch
+                self._refresh(candidate.path, state, work, rel)  # re-read it on its next touch
             else:
                 resolve(self.project, candidate, state, work, reason, match_path)  # read afresh, then load
 

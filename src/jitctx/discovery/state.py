@@ -5,14 +5,18 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from jitctx.discovery.marks import ScannedMarks
 from jitctx.model import InstructionFile, Load, LoadReason, Skip, Tier
 
-STATE_VERSION = 2
+if TYPE_CHECKING:
+    from jitctx.discovery.marks import Watch
 
-# [path, mtime_ns, size] entries of a scanned directory's watch list (see `quick.watch_list`).
-Watch = list[list[Any]]
+# 3: the scanned directories' marks live in files of their own (`marks`), not in the state.
+STATE_VERSION = 3
+# Version 2 kept the marks inline; such a state is taken back and its marks moved out on the next save.
+READABLE_VERSIONS = (2, 3)
 
 
 @dataclass
@@ -40,7 +44,7 @@ class ChannelState:
     loaded: dict[str, LoadedEntry] = field(default_factory=dict)  # path -> entry, in load order
     # Real directories whose candidates are all resolved -> their watch list when they were: a file
     # created there later changes a version in it, and the next touch looks again.
-    scanned: dict[str, Watch] = field(default_factory=dict)
+    scanned: ScannedMarks = field(default_factory=ScannedMarks)
     identities: set[tuple[int, int]] = field(default_factory=set)  # (device, inode) of loaded files
     by_directory: dict[str, list[str]] = field(default_factory=dict)  # chain directory -> loaded paths
     started: bool = False
@@ -116,8 +120,8 @@ def channels_to_json(channels: dict[str, ChannelState]) -> dict[str, Any]:
     return {
         name: {
             "started": state.started,
-            "scanned": {directory: state.scanned[directory] for directory in sorted(state.scanned)},
-            "identities": sorted(state.identities),
+            "marks": state.scanned.marks_id,  # the marks themselves: see jitctx.discovery.marks
+            "identities": [list(identity) for identity in sorted(state.identities)],  # as JSON reads them
             "loaded": [
                 [path, e.display, e.mtime_ns, e.size, e.reason, e.tier, e.directory, e.body_bytes]
                 for path, e in state.loaded.items()
@@ -138,7 +142,7 @@ def channels_from_json(
     for name, raw in raw_channels.items():
         state = ChannelState(
             started=bool(raw["started"]),
-            scanned=_scanned_from_json(raw["scanned"]),
+            scanned=_marks_from_json(raw),
             identities={(int(dev), int(ino)) for dev, ino in raw["identities"]},
         )
         for path, display, mtime_ns, size, reason, tier, directory, *rest in raw["loaded"]:
@@ -152,8 +156,8 @@ def channels_from_json(
                 str(display),
                 int(mtime_ns),
                 int(size),
-                LoadReason(reason).value,
-                Tier(tier).value,
+                _known(reason, _REASONS),
+                _known(tier, _TIERS),
                 directory,
                 body,
             )
@@ -162,6 +166,35 @@ def channels_from_json(
                 state.by_directory.setdefault(str(directory), []).append(str(path))
         restored[str(name)] = state
     return restored
+
+
+# Checked against the values, not through the enums: an enum lookup per field and file costs a call of
+# a long session more than all the rest of reading the file back.
+_REASONS = frozenset(reason.value for reason in LoadReason)
+_TIERS = frozenset(tier.value for tier in Tier)
+
+
+def _known(value: object, values: frozenset[str]) -> str:
+    if value not in values:
+        raise ValueError(f"{value!r} is not one of {sorted(values)}")
+    return str(value)
+
+
+def _marks_from_json(raw: dict[str, Any]) -> ScannedMarks:
+    """The channel's marks: their folder's id, or (a version 2 state) the marks themselves, kept as
+    changed so that the next save moves them into files of their own."""
+    if "marks" in raw:
+        marks_id = raw["marks"]
+        if not (isinstance(marks_id, str) and len(marks_id) == 16 and set(marks_id) <= _HEX):
+            raise TypeError("marks is not the id of a marks folder")
+        return ScannedMarks(marks_id=marks_id)
+    marks = ScannedMarks()
+    for directory, watch in _scanned_from_json(raw["scanned"]).items():
+        marks[directory] = watch
+    return marks
+
+
+_HEX = frozenset("0123456789abcdef")
 
 
 def _scanned_from_json(raw: Any) -> dict[str, Watch]:

@@ -14,11 +14,14 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from jitctx.discovery.marks import MARKS_SUFFIX, MAX_MARK_BYTES, mark_file_name
 from jitctx.discovery.quick import (
     RefusedFile,
     make_private_dir,
@@ -26,10 +29,14 @@ from jitctx.discovery.quick import (
     quick_file_name,
     read_state_file,
     state_file_name,
+    stored_mark,
 )
 from jitctx.discovery.session import Session
 from jitctx.errors import JitctxError
 from jitctx.project import Project
+
+if TYPE_CHECKING:
+    from jitctx.discovery.marks import Watch
 
 
 @dataclass
@@ -72,6 +79,7 @@ class SessionStore:
                 f"cannot keep session state in {self.directory}: {exc.strerror or exc}; "
                 "pass --state-dir DIR (or set JITCTX_STATE_DIR) to a writable directory"
             ) from exc
+        marks = self.marks_folder(session_id)
         with os.fdopen(lock, "rb"):  # closes the descriptor, and with it the lock
             fcntl.flock(lock, fcntl.LOCK_EX)
             try:
@@ -79,29 +87,89 @@ class SessionStore:
                 opened = OpenSession(session, new=True, warnings=warnings)
                 data, raw = _load(path, opened.warnings)
                 if data is None and inherit is not None and inherit != session_id:
-                    data, _ = _load(self.path_for(inherit), opened.warnings)
+                    data = self._inherit(inherit, marks, opened.warnings)
                     opened.inherited = data is not None
                 if data is not None:
-                    problems = session.restore(data)
+                    problems = session.restore(data, marks=lambda marks_id, d: _read_mark(marks, marks_id, d))
                     opened.warnings.extend(problems)
                     opened.new = bool(problems) or not session.started
                 yield opened
-                # Most calls of a long session change nothing (a warm touch): what is on disk stays, so
-                # a call writes only what changed, not the whole session again.
-                state = _encode(session.to_state())
-                if state != raw:
-                    _save(path, state)
-                quick = _encode(session.quick_index())
-                digest = _digest(quick)
-                quick_path = self.directory / quick_file_name(session_id)
-                if digest != _recorded_digest(lock) or not quick_path.is_file():
-                    _save(quick_path, quick)
-                    _record_digest(lock, digest)
+                # What was read from this session's own file, to compare with (an inherited or a new
+                # state is always written).
+                read = (data, raw) if raw is not None and not opened.new else (None, None)
+                self._save_session(session, path, read, marks, lock)
             finally:
                 fcntl.flock(lock, fcntl.LOCK_UN)
 
+    def marks_folder(self, session_id: str) -> Path:
+        """Where the session's scanned-directory marks are kept: a folder per channel below it."""
+        return self.directory / (state_file_name(session_id)[: -len(".json")] + MARKS_SUFFIX)
+
+    def _save_session(
+        self,
+        session: Session,
+        path: Path,
+        read: tuple[dict[str, object] | None, bytes | None],
+        marks: Path,
+        lock: int,
+    ) -> None:
+        """Write back what the call changed. The order keeps every moment safe to read, for the engine
+        after a crash and for the fast lane, which reads without the lock: marks that went first (a
+        missing mark only makes a directory looked at again), then the state with the files the session
+        holds, then the quick index, and the new marks last (a mark must never claim a directory whose
+        files the saved state does not hold yet)."""
+        channels = session.channels.values()
+        for state in channels:
+            for directory, watch in state.scanned.changes():
+                if watch is None:
+                    (marks / state.scanned.marks_id / mark_file_name(directory)).unlink(missing_ok=True)
+        # Most calls of a long session change nothing (a warm touch): what is on disk stays, so a call
+        # writes only what changed, not the whole session again.
+        data, raw = read
+        saved = session.to_state()
+        if saved != data:  # equal to what was read: nothing to encode, nothing to write
+            encoded = _encode(saved)
+            if encoded != raw:
+                _save(path, encoded)
+            _drop_other_marks(marks, {state.scanned.marks_id for state in channels})
+        main = session.channels.get("main")
+        main_marks = str(marks / main.scanned.marks_id) if main is not None else None
+        quick = _encode(session.quick_index(marks_folder=main_marks))
+        digest = _digest(quick)
+        quick_path = self.directory / quick_file_name(session.session_id)
+        if digest != _recorded_digest(lock) or not quick_path.is_file():
+            _save(quick_path, quick)
+            _record_digest(lock, digest)
+        for state in channels:
+            written = False
+            for directory, watch in state.scanned.changes():
+                if watch is not None:
+                    if not written:
+                        make_private_dir(str(marks))
+                        make_private_dir(str(marks / state.scanned.marks_id))
+                        written = True
+                    folder = marks / state.scanned.marks_id
+                    _save(folder / mark_file_name(directory), _encode_mark(directory, watch))
+            state.scanned.changed.clear()
+
+    def _inherit(self, parent: str, marks: Path, warnings: list[str]) -> dict[str, object] | None:
+        """The saved state of session `parent`, its marks copied for this session, both taken under the
+        parent's lock so that they belong together."""
+        parent_path = self.path_for(parent)
+        try:
+            parent_lock = open_state_file(str(parent_path.with_suffix(".lock")))
+        except OSError:
+            return None  # no parent state worth taking (it never saved, or its lock is not ours)
+        with os.fdopen(parent_lock, "rb"):
+            fcntl.flock(parent_lock, fcntl.LOCK_SH)
+            data, _ = _load(parent_path, warnings)
+            if data is not None:
+                _copy_marks(self.marks_folder(parent), marks)
+            return data
+
     def delete(self, session_id: str) -> bool:
         (self.directory / quick_file_name(session_id)).unlink(missing_ok=True)
+        _drop_other_marks(self.marks_folder(session_id), set())
         path = self.path_for(session_id)
         try:
             path.unlink()
@@ -150,6 +218,67 @@ def _load(path: Path, warnings: list[str]) -> tuple[dict[str, object] | None, by
         warnings.append(f"{path}: session state is malformed; starting a new session")
         return None, None
     return data, raw
+
+
+def _read_mark(marks: Path, marks_id: str, directory: str) -> object:
+    return stored_mark(str(marks / marks_id), directory)
+
+
+def _encode_mark(directory: str, watch: Watch) -> bytes:
+    return json.dumps([directory, watch], separators=(",", ":")).encode("utf-8", "surrogateescape")
+
+
+def _drop_other_marks(marks: Path, keep: set[str]) -> None:
+    """Remove the marks folders of channels the session no longer has (it started afresh, say): their
+    marks would never be read again. Files of other kinds, and links, are left alone."""
+    try:
+        names = os.listdir(marks)
+    except OSError:
+        return
+    for name in names:
+        folder = marks / name
+        if name in keep or not _is_own_dir(folder):
+            continue
+        for file in os.listdir(folder):
+            (folder / file).unlink(missing_ok=True)
+        try:
+            folder.rmdir()
+        except OSError:
+            pass
+    if not keep:
+        try:
+            marks.rmdir()
+        except OSError:
+            pass
+
+
+def _copy_marks(source: Path, target: Path) -> None:
+    """Give a new session the marks of the one it continues: each file hard-linked (marks are replaced,
+    never changed in place, so the two sessions never see each other's later writes), else copied."""
+    for name in os.listdir(source) if _is_own_dir(source) else ():
+        folder = source / name
+        if not _is_own_dir(folder):
+            continue
+        make_private_dir(str(target))
+        make_private_dir(str(target / name))
+        for file in os.listdir(folder):
+            try:
+                os.link(folder / file, target / name / file, follow_symlinks=False)
+            except FileExistsError:
+                pass
+            except OSError:
+                try:
+                    _save(target / name / file, read_state_file(str(folder / file), MAX_MARK_BYTES))
+                except OSError:
+                    pass  # that directory is scanned again: slower, never wrong
+
+
+def _is_own_dir(path: Path) -> bool:
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid()
 
 
 def _encode(data: dict[str, object]) -> bytes:
