@@ -8,7 +8,8 @@ in-process on a 20,000-file / 2,000-directory tree: a session is grown by N touc
 directories, then the same warm touch (a file of a directory scanned before) is timed again and again,
 with the bytes the cycle read and wrote (system calls, so the rule and instruction files it stats
 or reads count too). The figure that matters is the ratio
-of the long session to the short one: 1.0 means flat in session length.
+of the long session to the short one: 1.0 means flat in session length. The fast lane (a warm touch
+the hook answers without the engine: read the quick index, check the chain) is timed the same way.
 
 The state keeps each scanned directory's mark in a file of its own, read only when a touch's chain
 asks for it (`jitctx.discovery.marks`), so what is left to grow is the list of files the session holds:
@@ -32,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from synth import Shape, generate
 
+from jitctx.discovery.quick import quick_file_name, quiet, read_state_file
 from jitctx.discovery.store import SessionStore
 from jitctx.project import Project
 
@@ -50,6 +52,17 @@ def one_call(store: SessionStore, root: str, path: str, key: str) -> Callable[[]
             if opened.new:
                 opened.session.startup()
             opened.session.discover(path)
+
+    return call
+
+
+def fast_lane(store: SessionStore, root: str, path: str, key: str) -> Callable[[], None]:
+    """What the hook's fast lane does for a warm touch: read the quick index, prove nothing loads."""
+    index_path = store.directory / quick_file_name(key)
+
+    def call() -> None:
+        index = json.loads(read_state_file(str(index_path)))
+        assert quiet(index, root, path) is not None, "the fast lane must answer this warm touch"
 
     return call
 
@@ -97,11 +110,23 @@ def main() -> int:
             state_bytes = sum(p.stat().st_size for p in store.directory.glob(f"{key}*") if p.is_file())
             marks = sum(1 for _ in store.marks_folder(key).rglob("*.json"))
             held = len(json.loads(store.path_for(key).read_text())["channels"]["main"]["loaded"])
-            results[count] = (statistics.median(times), statistics.median(read), statistics.median(written))
+            lane = fast_lane(store, root, warm, key)
+            lane_times = []
+            for _ in range(args.samples):
+                started = time.perf_counter()
+                lane()
+                lane_times.append(time.perf_counter() - started)
+            results[count] = (
+                statistics.median(times),
+                statistics.median(read),
+                statistics.median(written),
+                statistics.median(lane_times),
+            )
             print(
                 f"after {count:>4} touches: per call {results[count][0] * 1000:7.2f} ms, "
                 f"read {results[count][1] / 1024:8.1f} KiB, written {results[count][2] / 1024:8.1f} KiB, "
-                f"state on disk {state_bytes / 1024:6.1f} KiB + {marks:>4} marks; files held {held:>3}"
+                f"state on disk {state_bytes / 1024:6.1f} KiB + {marks:>4} marks; files held {held:>3}; "
+                f"fast lane {results[count][3] * 1e6:6.0f} us"
             )
         first, last = results[counts[0]], results[counts[-1]]
 
@@ -111,8 +136,8 @@ def main() -> int:
             return f"{last[index] / first[index]:.2f}x"
 
         print(
-            f"ratio {counts[-1]}/{counts[0]} touches: time {ratio(0)}, read {ratio(1)}, written {ratio(2)} "
-            "(target: flat, 1.0x)"
+            f"ratio {counts[-1]}/{counts[0]} touches: time {ratio(0)}, read {ratio(1)}, written {ratio(2)}, "
+            f"fast lane {ratio(3)} (target: flat, 1.0x)"
         )
     return 0
 
