@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
+import json
 
-from jitctx.frontmatter import scope_of, split_frontmatter
+import pytest
+import yaml
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from jitctx.frontmatter import _json_lines, scope_of, split_frontmatter
 
 KEYS = ("paths", "globs", "applyTo", "fileMatchPattern")
 
@@ -85,3 +90,45 @@ def test_the_first_known_key_wins() -> None:
     parsed = split_frontmatter('---\nglobs: "b/**"\npaths: "a/**"\n---\n')
     assert parsed.data is not None
     assert scope_of(parsed.data, KEYS).patterns == ("a/**",)
+
+
+# -- the JSON fast path: wherever it answers, YAML must answer the same --------------------------------
+
+_KEYS = st.sampled_from(["paths", "globs", "applyTo", "alwaysApply", "on", "No", "null", "y", "_k", "a-b"])
+_TEXT = st.text(st.characters(min_codepoint=0x20, max_codepoint=0x7E), max_size=12)
+_VALUES = st.one_of(
+    st.builds(json.dumps, _TEXT),
+    st.builds(json.dumps, st.lists(_TEXT, max_size=4)),
+    st.builds(json.dumps, st.lists(st.one_of(_TEXT, st.integers(), st.booleans()), max_size=3)),
+    st.sampled_from(["true", "false", "True", "yes", "1e5", "null", "~", "", '["x", 1e5]']),
+    _TEXT,
+)
+_LINES = st.lists(
+    st.tuples(
+        _KEYS, st.sampled_from([": ", ":  ", ":", " : "]), _VALUES, st.sampled_from(["", "  ", " # c"])
+    ),
+    min_size=1,
+    max_size=4,
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_LINES)
+@example([("paths", ": ", '["x", 1e5]', "")])  # YAML 1.1 reads 1e5 as a string, JSON as a number
+@example([("on", ": ", '["x"]', "")])  # and `on` as a boolean key
+def test_the_json_fast_path_reads_frontmatter_as_yaml_does(lines: list[tuple[str, str, str, str]]) -> None:
+    raw = "\n".join(f"{key}{colon}{value}{tail}" for key, colon, value, tail in lines)
+    fast = _json_lines(raw)
+    if fast is None:
+        return  # left to YAML
+    assert fast == {str(k): v for k, v in yaml.safe_load(raw).items()}
+
+
+def test_the_json_fast_path_takes_the_usual_shapes_and_leaves_the_rest() -> None:
+    assert _json_lines('paths: ["src/**", "docs/*.md"]\nalwaysApply: false') == {
+        "paths": ["src/**", "docs/*.md"],
+        "alwaysApply": False,
+    }
+    assert _json_lines('applyTo: "**/*.ts"') == {"applyTo": "**/*.ts"}
+    for left in ['on: ["x"]', "paths: [1]", "paths: **/*.ts", 'paths: ["a\\\\b"]', 'paths: ["a",]', "- x"]:
+        assert _json_lines(left) is None, left

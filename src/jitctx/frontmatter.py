@@ -75,9 +75,42 @@ def _fast_load(yaml: Any, raw: str) -> object:
         return _NOT_LOADED
 
 
+# One `key: VALUE` line whose VALUE is a JSON string, a JSON array or a JSON boolean, in printable ASCII
+# with no backslash: what nearly every rule's frontmatter is (`paths: ["src/**"]`). YAML reads such a
+# line exactly as JSON does, so json, in C, reads it without importing YAML (and 20x faster than even
+# libyaml's loader, which a thousand rules at startup feel). Keys YAML 1.1 reads as something other
+# than a string (`on`, `no`, `null` ...) are left to YAML; so is every other line.
+_JSON_LINE = re.compile(r'([A-Za-z_][\w-]*): +("[ !#-\[\]-~]*"|\[[ -\[\]-~]*\]|true|false) *')
+_NOT_STRING_KEYS = frozenset(["y", "n", "yes", "no", "true", "false", "on", "off", "null"])
+
+
+def _json_lines(raw: str) -> dict[str, Any] | None:
+    """The frontmatter when each of its lines is a simple `key: VALUE` line (see above); else None."""
+    import json
+
+    data: dict[str, Any] = {}
+    for line in raw.split("\n"):
+        if not line.strip():
+            continue
+        match = _JSON_LINE.fullmatch(line)
+        if match is None or match.group(1).lower() in _NOT_STRING_KEYS:
+            return None
+        try:
+            value = json.loads(match.group(2))
+        except ValueError:
+            return None
+        if isinstance(value, list) and not all(isinstance(item, str) for item in value):
+            return None  # numbers and nested lists are read differently by the two
+        data[match.group(1)] = value
+    return data
+
+
 def _parse_yaml(raw: str) -> tuple[dict[str, Any] | None, str | None, bool]:
     if not raw.strip():
         return {}, None, False
+    simple = _json_lines(raw)
+    if simple is not None:
+        return simple, None, False
     import yaml
 
     try:

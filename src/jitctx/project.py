@@ -208,8 +208,7 @@ class Project:
             for folder in self.profile.rules_dirs:
                 rules.extend(
                     Candidate(p, Tier.PROJECT, from_rules_dir=True)
-                    for p in _rule_files(self.root, folder)
-                    if is_inside(os.path.realpath(p), self.root)
+                    for p in _rule_files(self.root, folder, inside=self.root)
                 )
             self._rules = rules
         return self._rules
@@ -258,13 +257,25 @@ def walk_dirs(root: str, too_deep: list[str] | None = None) -> Iterator[str]:
         yield current
 
 
-def _rule_files(base: str, folder: RulesDir) -> list[str]:
+def _rule_files(base: str, folder: RulesDir, inside: str | None = None) -> list[str]:
+    """The rule files of one rules folder below `base`; with `inside`, only those whose real path is in
+    it. The walk enters no linked folder, so below the folder's own real path only a linked file can
+    lead elsewhere: one realpath for the folder and one per link, not one per rule (a thousand rules
+    would pay a realpath each at every startup)."""
     top = os.path.join(base, *folder.path.split("/"))
     if not os.path.isdir(top):
         return []
+    top_inside = inside is None or is_inside(os.path.realpath(top), inside)
     found: list[str] = []
     for current, _, filenames in walk_tree(top):
-        found.extend(os.path.join(current, n) for n in filenames if n.endswith(folder.suffix))
+        for name in filenames:
+            if not name.endswith(folder.suffix):
+                continue
+            path = os.path.join(current, name)
+            if inside is None or (
+                is_inside(os.path.realpath(path), inside) if os.path.islink(path) else top_inside
+            ):
+                found.append(path)
     return found
 
 
