@@ -9,7 +9,9 @@ Each case is one hook process fed one PostToolUse of a warm session of a copy of
 * slow:   a Read in docs/summary/, a directory this session has not scanned: the engine runs, reads
           the session state, walks the new directory, saves (the state is reset before each run);
 * quick, script / slow, script: the same through the `jitctx` console script (what `install` writes),
-          which does not import runpy as `python -m` does.
+          which does not import runpy as `python -m` does;
+* quick, warm / slow, warm: the console script with --warm (what `install --warm` writes): the hook
+          hands the event to the warm daemon, started and warmed up before timing and stopped after.
 
 Runs alternate (python, quick, slow, python, ...) so drift in machine load hits all alike; the figures
 are medians of wall time. Targets: slow <= 3x python, quick <= 2x. --importtime lists, for each path, the
@@ -22,6 +24,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -53,15 +56,47 @@ def run(command: list[str], stdin: bytes, env: dict[str, str]) -> tuple[float, b
     return time.perf_counter() - started, done.stdout, done.stderr
 
 
+def state_files(directory: Path) -> list[Path]:
+    """The session state and events; not the warm daemon's socket, lock and pid in warm/."""
+    return [p for p in directory.rglob("*") if p.is_file() and "warm" not in p.relative_to(directory).parts]
+
+
 def snapshot(directory: Path) -> dict[Path, bytes]:
-    return {p: p.read_bytes() for p in directory.rglob("*") if p.is_file()}
+    return {p: p.read_bytes() for p in state_files(directory)}
 
 
 def restore(directory: Path, files: dict[Path, bytes]) -> None:
-    for path in [p for p in directory.rglob("*") if p.is_file() and p not in files]:
+    for path in [p for p in state_files(directory) if p not in files]:
         path.unlink()
     for path, data in files.items():
         path.write_bytes(data)
+
+
+def start_warm_daemon(command: list[str], stdin: bytes, env: dict[str, str], state: Path) -> int:
+    """Start the daemon with one call, wait until it listens, and warm it up; its pid."""
+    run(command, stdin, env)
+    deadline = time.monotonic() + 30
+    while not (list((state / "warm").glob("*.sock")) and list((state / "warm").glob("*.pid"))):
+        if time.monotonic() > deadline:
+            raise SystemExit("the warm daemon did not start; see <state dir>/hook.log")
+        time.sleep(0.05)
+    for _ in range(5):
+        run(command, stdin, env)
+    return int(next((state / "warm").glob("*.pid")).read_text())
+
+
+def stop_warm_daemon(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
 
 
 def slowest_imports(stderr: bytes, count: int = 12) -> list[tuple[int, int, str]]:
@@ -89,6 +124,7 @@ def main() -> int:
         # Installed packages have their bytecode cached: measure that (cached in the temp dir).
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = str(base / "pycache")
+        env["JITCTX_WARM_IDLE"] = "600"  # stopped at the end; this only bounds a run that was interrupted
         hook = [sys.executable, "-m", "jitctx", "hook", "claude-code", "--no-git"]
         bare = [sys.executable, "-c", "pass"]
         run(hook, event(root, "SessionStart", source="startup"), env)
@@ -98,14 +134,23 @@ def main() -> int:
         saved = snapshot(state)
         cases = {"python -c pass": (bare, b""), "quick": (hook, quick), "slow": (hook, slow)}
         script = Path(sys.executable).with_name("jitctx")
+        daemon: int | None = None
         if script.is_file():  # the console script installed hooks run: no runpy, as `-m` has
             command = [sys.executable, str(script), *hook[3:]]
             cases.update({"quick, script": (command, quick), "slow, script": (command, slow)})
+            warm = [*command, "--warm"]
+            cases.update({"quick, warm": (warm, quick), "slow, warm": (warm, slow)})
+            daemon = start_warm_daemon(warm, quick, env, state)
+            restore(state, saved)
         wall: dict[str, list[float]] = {name: [] for name in cases}
-        for _ in range(args.runs):
-            for name, (command, stdin) in cases.items():
-                restore(state, saved)
-                wall[name].append(run(command, stdin, env)[0])
+        try:
+            for _ in range(args.runs):
+                for name, (command, stdin) in cases.items():
+                    restore(state, saved)
+                    wall[name].append(run(command, stdin, env)[0])
+        finally:
+            if daemon is not None:
+                stop_warm_daemon(daemon)
         reference = statistics.median(wall["python -c pass"])
         print(f"load average {', '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
         print(f"{'case':<16}{'median ms':>10}{'min ms':>9}{'x python':>10}   ({args.runs} runs each)")

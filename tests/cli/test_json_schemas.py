@@ -58,6 +58,7 @@ RUNS: dict[str, list[list[str]]] = {
     "install": [
         ["install", "claude-code", "--dry-run"],
         ["install", "codex"],
+        ["install", "codex", "--warm"],
         ["uninstall", "codex", "--dry-run"],
     ],
     "mcp": [["mcp", "--list-tools"]],

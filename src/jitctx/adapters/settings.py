@@ -86,6 +86,16 @@ def is_jitctx_command(command: object, agent: str) -> bool:
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 
 
+def is_warm_command(command: str) -> bool:
+    """Does a hook command of jitctx hand its events to the warm daemon (`jitctx hook AGENT --warm`)?"""
+    import shlex
+
+    try:
+        return "--warm" in shlex.split(command)
+    except ValueError:
+        return False
+
+
 # -- reading ------------------------------------------------------------------------------------------
 
 

@@ -225,8 +225,19 @@ def _hooks(client: str, scope: str, path: Path, wanted: list[str]) -> tuple[list
         detail = f"{path}: no entry for {', '.join(missing)} (written by an older jitctx?)"
         checks.append(Check(client, name, PROBLEM, detail, f"jitctx install {client} --scope {scope}"))
     else:
-        checks.append(Check(client, name, OK, f"{path}: {', '.join(wanted)}"))
+        checks.append(Check(client, name, OK, f"{path}: {', '.join(wanted)}{_warm_note(handlers)}"))
     return checks, handlers
+
+
+def _warm_note(handlers: list[Any]) -> str:
+    """Said when every command hook of a settings file hands its events to the warm daemon."""
+    from jitctx.adapters.settings import is_warm_command
+    from jitctx.cli.doctor_checks import MCP_HANDLER
+
+    commands = [handler.command for handler in handlers if handler.command != MCP_HANDLER]
+    if commands and all(is_warm_command(command) for command in commands):
+        return " (--warm: answered by a jitctx process that stays up)"
+    return ""
 
 
 def _mcp_server(client: str, scope: str, root: str, home: str | None) -> Check:

@@ -2,10 +2,12 @@
 
 This runs on every tool call, so it imports little: the engine and the session store, and yaml or the glob
 libraries only when a rule file must be parsed. `fast_main` answers without building the argparse parser.
+With --warm it first hands the event to the warm daemon (jitctx.cli.warm) and imports none of that.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 
 # Not `typing.TYPE_CHECKING`, and no pathlib or collections at import: a hook that the fast lane answers
@@ -26,6 +28,11 @@ Reads ONE hook event as JSON on stdin and prints the answer as JSON on stdout:
 a state dir that cannot be written) are logged to <state dir>/hook.log and answered with {}, so the agent
 is never blocked.
 
+With --warm the event is handed to a jitctx process of yours that stays up (started by the first such
+call, in the background; it exits after 10 idle minutes) and answers without this process importing the
+engine. It listens on a socket in <state dir>/warm/, a directory only you can enter, and serves only your
+user and this same environment; whenever it cannot answer, this process answers as without --warm.
+
 Events: SessionStart (startup, resume, clear, compact), UserPromptSubmit (@path mentions count as touches),
 PostToolUse (the paths a tool read or wrote), and for Claude Code InstructionsLoaded (recorded in the event
 log, so `jitctx stats` covers the agent's own loads too). Files the agent loads by itself are not sent;
@@ -39,6 +46,7 @@ examples:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    import argparse
     from pathlib import Path
 
     parser.epilog = HELP
@@ -53,11 +61,30 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--no-git", action="store_true", help="do not ask git for changed files at startup")
     parser.add_argument(
+        "--warm",
+        action="store_true",
+        help="let a jitctx process that stays up answer (see below): the hook starts faster",
+    )
+    # The daemon --warm starts (jitctx.cli.warm.server); not for people, so not in --help.
+    parser.add_argument("--serve-warm", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
         "--json", action="store_true", help="accepted for uniformity: the answer is always JSON"
     )
 
 
 def run(args: argparse.Namespace) -> int:
+    given = None if args.state_dir is None else str(args.state_dir)
+    if args.serve_warm:
+        from jitctx.cli.warm.server import serve_warm
+
+        return serve_warm(args.agent, given, use_git=not args.no_git)
+    if args.warm:
+        raw = _read_stdin()
+        if _ask_warm(args.agent, raw, given, not args.no_git):
+            return 0
+        import io
+
+        return serve(args.agent, state_dir=args.state_dir, use_git=not args.no_git, stdin=io.BytesIO(raw))
     return serve(args.agent, state_dir=args.state_dir, use_git=not args.no_git)
 
 
@@ -131,20 +158,24 @@ def _write(result: dict[str, Any], stdout: Any) -> None:
         pass
 
 
-def _emit(result: dict[str, Any], stdout: Any) -> None:
-    """Write and flush one answer; raises OSError or ValueError when it could not be written."""
+def answer_bytes(result: dict[str, Any]) -> bytes:
+    """One answer as the hook prints it: a line of JSON in UTF-8."""
     import json
 
     text = json.dumps(result, ensure_ascii=False) + "\n"
     try:
-        data = text.encode("utf-8")
+        return text.encode("utf-8")
     except UnicodeEncodeError:  # a file name that is not UTF-8 (see adapters.context.readable)
         from jitctx.adapters.context import readable
 
-        text = json.dumps(readable(result), ensure_ascii=False) + "\n"
-        data = text.encode("utf-8")
+        return (json.dumps(readable(result), ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _emit(result: dict[str, Any], stdout: Any) -> None:
+    """Write and flush one answer; raises OSError or ValueError when it could not be written."""
+    data = answer_bytes(result)
     if stdout is not None:
-        stdout.write(text)
+        stdout.write(data.decode("utf-8"))
         stdout.flush()
         return
     if sys.stdout is None:  # started with stdout closed
@@ -156,26 +187,52 @@ def _emit(result: dict[str, Any], stdout: Any) -> None:
         # The reader is gone: point stdout at /dev/null so that the flush at exit does not complain too
         # (the recipe of Python's signal docs for a broken pipe).
         try:
-            import os
-
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         except (OSError, ValueError):
             pass
         raise
 
 
+def _read_stdin() -> bytes:
+    try:
+        return sys.stdin.buffer.read(MAX_INPUT + 1)  # serve() refuses more; no need to read it all
+    except (OSError, ValueError):
+        return b""
+
+
+def _ask_warm(agent: str, raw: bytes, state: str | None, use_git: bool) -> bool:
+    """Whether the warm daemon answered (jitctx.cli.warm.client); False: answer here, from the same bytes."""
+    if len(raw) > MAX_INPUT:
+        return False  # serve() refuses it with its own message; no need to ship 8 MiB to be told so
+    try:
+        from jitctx.cli.state import state_dir_path
+        from jitctx.cli.warm.client import ask
+
+        # Absolute: the daemon does not share this process's current directory.
+        chosen = os.path.abspath(state) if state is not None else state_dir_path()
+        return ask(agent, raw, chosen, use_git)
+    except Exception:  # --warm is an optimisation: any surprise is answered here, as without it
+        return False
+
+
 def fast_main(argv: Sequence[str]) -> int | None:
-    """`jitctx hook AGENT [--state-dir DIR] [--no-git] [--json]` without argparse; None when `argv` asks
-    for anything else (help, a typo), so the caller falls back to the full parser and its messages."""
+    """`jitctx hook AGENT [--state-dir DIR] [--no-git] [--warm] [--json]` without argparse; None when
+    `argv` asks for anything else (help, a typo), so the caller falls back to the full parser and its
+    messages."""
     if not argv or argv[0] not in AGENTS:
         return None
     state: str | None = None
     use_git = True
+    warm = serve_warm = False
     rest = list(argv[1:])
     while rest:
         option = rest.pop(0)
         if option == "--no-git":
             use_git = False
+        elif option == "--warm":
+            warm = True
+        elif option == "--serve-warm":
+            serve_warm = True
         elif option == "--json":
             continue
         elif option == "--state-dir" and rest:
@@ -184,10 +241,13 @@ def fast_main(argv: Sequence[str]) -> int | None:
             state = option.split("=", 1)[1]
         else:
             return None
-    try:
-        raw = sys.stdin.buffer.read(MAX_INPUT + 1)  # serve() refuses more; no need to read it all
-    except (OSError, ValueError):
-        raw = b""
+    if serve_warm:
+        from jitctx.cli.warm.server import serve_warm as run_daemon
+
+        return run_daemon(argv[0], state, use_git)
+    raw = _read_stdin()
+    if warm and _ask_warm(argv[0], raw, state, use_git):
+        return 0
     try:
         if len(raw) > MAX_INPUT:
             raise ValueError("too large for the fast lane")

@@ -54,9 +54,15 @@ for --scope user, in ~/.claude.json. SessionStart and InstructionsLoaded stay co
 ask an MCP server at session start, and discards InstructionsLoaded answers. Needs the extra
 `jitctx[mcp]`. uninstall removes both kinds of entry and the server.
 
+--warm writes `jitctx hook AGENT --warm` for every command hook (with --transport mcp, the ones that stay
+commands): each hook process hands its event to a jitctx process of yours that stays up, and starts about
+as fast as `python -c pass` plus a socket round trip (see `jitctx hook --help`). Installing without --warm
+takes it away again.
+
 examples:
   jitctx install claude-code --dry-run
   jitctx install claude-code --transport mcp
+  jitctx install codex --warm
   jitctx install claude-code --scope user
   jitctx install codex --root ~/src/app --json
 """
@@ -98,6 +104,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
             default="command",
             help="claude-code: 'mcp' answers tool calls and prompts from the `jitctx mcp` server Claude Code "
             "keeps running, instead of a new process per event (see below)",
+        )
+        parser.add_argument(
+            "--warm",
+            action="store_true",
+            help="command hooks hand their event to a jitctx process that stays up (`jitctx hook --warm`)",
         )
     add_json(parser)
 
@@ -201,6 +212,8 @@ def run(args: argparse.Namespace) -> int:
                 f"--command {command!r} must run `jitctx hook {args.agent}`: that is how jitctx recognises "
                 "its own entries when it updates or removes them"
             )
+        if args.warm and not settings.is_warm_command(command):
+            command += " --warm"
     serving = args.agent == "claude-code" and args.scope != "local"
     server_path = None
     if serving:
@@ -230,7 +243,7 @@ def run(args: argparse.Namespace) -> int:
         # name that is not ours) stops the install before any file is written. Only what jitctx added
         # is ever taken away again (uninstall, or an install back to the command transport).
         if server_path is not None and mcp and command is not None:
-            server = _register_server(args, server_path, command, state)
+            server = _register_server(args, server_path, _without_warm(command), state)
         elif server_path is not None and install_record.was_added(state, server_path, "mcp-server"):
             server = _register_server(args, server_path, None, state)
         return after, any(c.action != "kept" for c in changes) or after != data
@@ -249,6 +262,11 @@ def run(args: argparse.Namespace) -> int:
     else:
         _human(args, outcome)
     return 0
+
+
+def _without_warm(command: str) -> str:
+    """The hook command without a final --warm: the MCP server is the same program with `mcp`."""
+    return command.removesuffix(" --warm").rstrip()
 
 
 @dataclass(frozen=True)
@@ -367,6 +385,8 @@ def _register_server(
 
 
 def _document(args: argparse.Namespace, outcome: Outcome) -> dict[str, Any]:
+    from jitctx.adapters.settings import is_warm_command
+
     return {
         "agent": args.agent,
         "action": "uninstall" if args.uninstall else "install",
@@ -381,6 +401,7 @@ def _document(args: argparse.Namespace, outcome: Outcome) -> dict[str, Any]:
         "changes": [{"event": c.event, "action": c.action, "matcher": c.matcher} for c in outcome.changes],
         "diff": outcome.diff,
         "transport": getattr(args, "transport", None),
+        "warm": None if outcome.command is None else is_warm_command(outcome.command),
         "mcp_server": None
         if outcome.server is None
         else {

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
-from collections.abc import Sequence
 
-from jitctx import __version__
-from jitctx.errors import JitctxError
-
+# Nothing else at import: a hook answered by the fast lane or the warm daemon pays for no more (importlib
+# brings warnings, collections.abc brings collections).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Sequence
 
 # name -> (module, one line of help). Each module has `configure(parser)` and `run(args) -> int`.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -55,6 +53,9 @@ problems, 2 usage or input error. Run 'jitctx COMMAND --help' for the options of
 
 def build_parser(chosen: str | None) -> argparse.ArgumentParser:
     import argparse
+    import importlib
+
+    from jitctx import __version__
 
     parser = argparse.ArgumentParser(
         prog="jitctx",
@@ -85,6 +86,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         fast = fast_main(args_list[1:])
         if fast is not None:
             return fast
+    import importlib
+
+    from jitctx.errors import JitctxError
+
     chosen = next((a for a in args_list if not a.startswith("-")), None)
     if chosen in COMMANDS:
         try:

@@ -1,0 +1,201 @@
+"""The hook's side of --warm: hand the event to the warm daemon and print its answer, or say that this
+process must answer itself.
+
+`ask` connects to the daemon of this hook's identity (`place`), sends a header and the event's raw bytes,
+reads the answer, writes it to stdout and then confirms it with one byte: only a confirmed answer counts
+as sent (the daemon saves the session state after the confirmation, so a hook that dies or cannot write
+its stdout leaves the file to be sent again). Whatever goes wrong before stdout was written (no daemon,
+a refusal, a stale daemon, a timeout, a reply of another shape) returns False and the caller answers as
+if --warm had not been given, from the same bytes. When no daemon listens, one is started in the
+background (at most once per SPAWN_EVERY_S for an identity).
+
+Imports os, sys, time and _socket (not `socket`, which imports enum and costs milliseconds): this runs
+in every hook process.
+"""
+
+from __future__ import annotations
+
+import _socket
+import os
+import sys
+import time
+
+from jitctx.cli.warm.place import (
+    ACK,
+    OK,
+    identity,
+    is_our_socket,
+    key_of,
+    open_private_dir,
+    request_head,
+    socket_address,
+    warm_dir,
+)
+
+# Past this the hook stops waiting and answers itself (the agent's own timeout for a hook is 10 s too).
+ANSWER_TIMEOUT_S = 10.0
+# A daemon that does not come up (a broken install, no /proc) must not be started on every tool call.
+SPAWN_EVERY_S = 30.0
+MAX_REPLY = 64 * 1024 * 1024  # an answer is at most the agent's context limit; this is far above it
+
+
+class _NoDaemon(Exception):
+    """Nothing (of ours) listens where the daemon would: start one."""
+
+
+def ask(agent: str, raw: bytes, state_dir: str, use_git: bool) -> bool:
+    """True when the daemon's answer went to stdout (or stdout could not take it: then nothing more may be
+    written there either); False: answer in this process."""
+    ident = identity(state_dir, use_git)
+    key = key_of(ident)
+    try:
+        connection = _connect(warm_dir(state_dir), key)
+    except _NoDaemon:
+        start_daemon(agent, state_dir, use_git, key)
+        return False
+    except OSError:
+        return False
+    try:
+        return _exchange(connection, request_head(agent, ident, len(raw)), raw)
+    except (OSError, ValueError):
+        return False
+    finally:
+        connection.close()
+
+
+def _connect(directory: str, key: str) -> _socket.socket:
+    try:
+        dir_fd = open_private_dir(directory)
+    except FileNotFoundError:
+        raise _NoDaemon from None
+    try:
+        path = os.path.join(directory, key + ".sock")
+        address = socket_address(path, dir_fd)
+        if address is None:  # no daemon could listen there either: none is started
+            raise OSError(f"{path} is too long for a unix socket address")
+        try:
+            if not is_our_socket(path):
+                raise _NoDaemon  # a planted file: the daemon, holding its lock, replaces it
+        except FileNotFoundError:
+            raise _NoDaemon from None
+        connection = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+        try:
+            connection.settimeout(ANSWER_TIMEOUT_S)
+            connection.connect(address)
+        except (FileNotFoundError, ConnectionRefusedError):
+            connection.close()
+            raise _NoDaemon from None  # a socket left by a daemon that died
+        except BaseException:
+            connection.close()
+            raise
+        return connection
+    finally:
+        os.close(dir_fd)
+
+
+def _exchange(connection: _socket.socket, head: bytes, raw: bytes) -> bool:
+    deadline = time.monotonic() + ANSWER_TIMEOUT_S
+    connection.sendall(head)
+    connection.sendall(raw)
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("no answer from the warm daemon in time")
+        connection.settimeout(left)
+        chunk = connection.recv(65536)
+        if not chunk:
+            break
+        size += len(chunk)
+        if size > MAX_REPLY:
+            raise ValueError("the warm daemon's reply is too large")
+        chunks.append(chunk)
+    status, _, rest = b"".join(chunks).partition(b"\n")
+    words = status.split(b" ")
+    if len(words) != 2 or words[0] != OK or not words[1].isdigit() or int(words[1]) > len(rest):
+        return False  # a refusal (another environment, stale code) or a broken reply
+    length = int(words[1])
+    if not _write_stdout(rest[:length]):
+        return True  # no confirmation: the daemon keeps the files it answered with for the next event
+    if len(rest) > length:
+        try:
+            os.write(2, rest[length:])  # the lines the hook prints to stderr on a problem
+        except OSError:
+            pass
+    try:
+        connection.sendall(ACK)
+    except OSError:
+        pass  # the daemon gave up waiting: it sends those files again next time, as after any loss
+    return True
+
+
+def _write_stdout(data: bytes) -> bool:
+    """Write and flush the answer as cli.cmd_hook does; False when stdout is closed or gone."""
+    stream = sys.stdout
+    if stream is None:
+        return False
+    try:
+        stream.buffer.write(data)
+        stream.flush()
+        return True
+    except (OSError, ValueError):
+        # The reader is gone: point stdout at /dev/null so that the flush at exit does not complain too.
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+        except (OSError, ValueError):
+            pass
+        return False
+
+
+def start_daemon(agent: str, state_dir: str, use_git: bool, key: str) -> None:
+    """Start `jitctx hook AGENT --serve-warm` detached: its own session, stdin, stdout and stderr on
+    /dev/null (it must never hold the agent's pipes, or the agent would wait for it), no other inherited
+    descriptor. At most once per SPAWN_EVERY_S per identity; never raises."""
+    try:
+        from jitctx.discovery.quick import make_private_dir
+
+        directory = warm_dir(state_dir)
+        make_private_dir(directory)
+        os.close(open_private_dir(directory))  # refuses a directory anyone else could enter
+        marker = os.path.join(directory, key + ".started")
+        try:
+            if time.time() - os.stat(marker).st_mtime < SPAWN_EVERY_S:
+                return
+        except FileNotFoundError:
+            pass
+        flags = os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
+        os.close(os.open(marker, flags, 0o600))
+        os.utime(marker)
+        # -P: the daemon's cwd is the agent's project, which must not shadow jitctx with a folder of its own.
+        argv = [sys.executable, "-P", "-m", "jitctx", "hook", agent, "--serve-warm", "--state-dir", state_dir]
+        if not use_git:
+            argv.append("--no-git")
+        actions: list[tuple[int, ...] | tuple[int, int, str, int, int]] = [
+            (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+            (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
+            (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
+        ]
+        actions.extend((os.POSIX_SPAWN_CLOSE, fd) for fd in _inherited_descriptors())
+        os.posix_spawn(sys.executable, argv, os.environ, file_actions=actions, setsid=True)
+    except (OSError, ValueError, ImportError, NotImplementedError):  # no setsid on this system
+        pass  # no daemon this time: the hook answers in its own process, as without --warm
+
+
+def _inherited_descriptors() -> list[int]:
+    """Descriptors above stderr that a child would inherit (the agent may have passed some to the hook)."""
+    try:
+        names = os.listdir("/proc/self/fd")
+    except OSError:
+        return []
+    found = []
+    for name in names:
+        fd = int(name)
+        if fd <= 2:
+            continue
+        try:
+            if os.get_inheritable(fd):
+                found.append(fd)
+        except OSError:
+            continue  # the listing's own descriptor, closed by now
+    return found
