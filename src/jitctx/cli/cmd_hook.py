@@ -116,7 +116,7 @@ def serve(
         return 0
     # The answer is written before the session state is saved (see run_hook): a file that never reached
     # the agent is sent again on the next event.
-    run_hook(_host(agent), raw, env, report=_report, deliver=lambda result: _emit(result, stdout))
+    run_hook(host_of(agent), raw, env, report=_report, deliver=lambda result: _emit(result, stdout))
     return 0
 
 
@@ -136,7 +136,8 @@ def _read_input(stream: BinaryIO) -> tuple[bytes, str | None]:
     return raw, None
 
 
-def _host(agent: str) -> Any:
+def host_of(agent: str) -> Any:
+    """The hook dialect of `agent` (imported on use: a hook process loads one)."""
     if agent == "codex":
         from jitctx.adapters.codex import HOST
     else:

@@ -11,13 +11,14 @@ directory is simply looked at again (its files are deduplicated by what the sess
 of a channel live in a folder named by a random id kept in the session state, so a session that starts
 afresh (or a new channel) never trusts marks of an earlier one.
 
-Imports: os and zlib only (json is the caller's): the hook's fast lane reads marks too.
+Imports: os only (json is the caller's): the hook's fast lane reads marks too.
 """
 
 from __future__ import annotations
 
 import os
-import zlib
+
+from jitctx.short_digest import short_digest
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs every hook call milliseconds
 if TYPE_CHECKING:
@@ -37,11 +38,9 @@ def new_marks_id() -> str:
 
 
 def mark_file_name(directory: str) -> str:
-    """The file of one directory's mark. Two checksums of the path (hashlib would cost the hook ms to
-    import); two directories that shared one would overwrite each other's mark, and each would only be
-    scanned again, since a mark names its directory and is used for that directory alone."""
-    data = directory.encode("utf-8", "surrogateescape")
-    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}.json"
+    """The file of one directory's mark. Two directories that shared a name would overwrite each other's
+    mark, and each would only be scanned again: a mark names its directory and counts for it alone."""
+    return short_digest(directory.encode("utf-8", "surrogateescape")) + ".json"
 
 
 def parse_mark(raw: object, directory: str) -> Watch | None:

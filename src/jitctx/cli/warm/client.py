@@ -32,8 +32,9 @@ from jitctx.cli.warm.place import (
     warm_dir,
 )
 
-# Past this the hook stops waiting and answers itself (the agent's own timeout for a hook is 10 s too).
-ANSWER_TIMEOUT_S = 10.0
+# Past this the hook stops waiting and answers itself. `install` gives each hook 10 s: waiting all of
+# that would leave the answer of its own process no time before the agent gives up on the hook.
+ANSWER_TIMEOUT_S = 4.0
 # A daemon that does not come up (a broken install, no /proc) must not be started on every tool call.
 SPAWN_EVERY_S = 30.0
 MAX_REPLY = 64 * 1024 * 1024  # an answer is at most the agent's context limit; this is far above it

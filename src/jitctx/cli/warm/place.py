@@ -3,11 +3,11 @@
 A hook answers according to its interpreter, its jitctx, its state dir, --no-git and a few environment
 variables (where state, config and home are; which git runs). All of it is the hook's *identity*: the
 daemon answers only a hook with its own identity, and the socket's name is a digest of it, so hooks of
-different environments never share a daemon. zlib, not hashlib: the digest names a file, it guards
-nothing (the daemon compares the identity itself), and hashlib costs milliseconds to import.
+different environments never share a daemon. The digest (`jitctx.short_digest`) names a file, it guards
+nothing: the daemon compares the identity itself.
 
 The socket lives in `<state dir>/warm/`, a directory of this user that nobody else can enter; the hook
-checks that before it connects. Imports os and sys only (zlib for the digest): the hook's client uses it.
+checks that before it connects. Imports os and sys only: the hook's client uses it.
 """
 
 from __future__ import annotations
@@ -61,9 +61,9 @@ def identity(state_dir: str, use_git: bool, environ: Mapping[str, str] | None = 
 
 def key_of(ident: bytes) -> str:
     """The short name of an identity: the file names of its daemon's socket, lock and pid."""
-    import zlib
+    from jitctx.short_digest import short_digest
 
-    return f"{zlib.crc32(ident):08x}{zlib.adler32(ident):08x}"
+    return short_digest(ident)[:16]  # half: a unix socket's whole path must fit in about 107 bytes
 
 
 def warm_dir(state_dir: str) -> str:

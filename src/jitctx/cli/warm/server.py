@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from jitctx.adapters.common import HookEnv, log_problem, run_hook
 from jitctx.adapters.quick_hook import try_quick
-from jitctx.cli.cmd_hook import AGENTS, MAX_INPUT, answer_bytes
+from jitctx.cli.cmd_hook import AGENTS, MAX_INPUT, answer_bytes, host_of
 from jitctx.cli.state import user_home
 from jitctx.cli.warm.place import (
     ACK,
@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
 IDLE_S = 600.0
 READ_TIMEOUT_S = 5.0  # a hook sends its whole event at once; a connection that does not is dropped
-ACK_TIMEOUT_S = 10.0
+ACK_TIMEOUT_S = 4.0  # as long as a hook waits for its answer (client.ANSWER_TIMEOUT_S)
 POLL_S = 1.0  # how often an idle daemon looks at its socket file and the clock
 MAX_HEAD = 64 * 1024  # the header line and the identity
 # What the engine imports for an event, imported before the socket exists so that the first hook that
@@ -283,7 +283,7 @@ class Daemon:
                 raise ConnectionError("the hook process did not confirm that it wrote the answer")
 
         env = HookEnv(state_dir=state, home=user_home(), use_git=self.use_git)
-        run_hook(_host(agent), raw, env, report=lambda line: reports.append(line + "\n"), deliver=deliver)
+        run_hook(host_of(agent), raw, env, report=lambda line: reports.append(line + "\n"), deliver=deliver)
 
     def close(self) -> None:
         if self.listener is not None:
@@ -360,14 +360,6 @@ def _same_user(connection: socket.socket) -> bool:
     size = struct.calcsize("3i")
     uid: int = struct.unpack("3i", connection.getsockopt(socket.SOL_SOCKET, option, size))[1]
     return uid == os.getuid()
-
-
-def _host(agent: str) -> Any:
-    if agent == "codex":
-        from jitctx.adapters.codex import HOST
-    else:
-        from jitctx.adapters.claude_code import HOST
-    return HOST
 
 
 def _preload() -> None:
