@@ -21,6 +21,7 @@ modules with the largest cumulative import time in one run (`python -X importtim
 from __future__ import annotations
 
 import argparse
+import fcntl
 import json
 import os
 import shutil
@@ -66,10 +67,19 @@ def snapshot(directory: Path) -> dict[Path, bytes]:
 
 
 def restore(directory: Path, files: dict[Path, bytes]) -> None:
-    for path in [p for p in state_files(directory) if p not in files]:
-        path.unlink()
-    for path, data in files.items():
-        path.write_bytes(data)
+    """Put the state back as `snapshot` found it, once no process holds a session's lock: the warm daemon
+    saves a session after the hook it answered has gone, so it may still be writing."""
+    locks = [os.open(path, os.O_RDWR) for path in (directory / "sessions").glob("*.lock")]
+    try:
+        for lock in locks:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        for path in [p for p in state_files(directory) if p not in files]:
+            path.unlink(missing_ok=True)
+        for path, data in files.items():
+            path.write_bytes(data)
+    finally:
+        for lock in locks:
+            os.close(lock)  # and with it the lock
 
 
 def start_warm_daemon(command: list[str], stdin: bytes, env: dict[str, str], state: Path) -> int:
