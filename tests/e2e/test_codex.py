@@ -6,8 +6,14 @@ CLAUDE.md files, scoped rules) can only reach the model through jitctx's hooks.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
+from pathlib import Path
+
 import pytest
 
+from tests.e2e.clients import Clients
 from tests.e2e.fake_api import Call, Script
 from tests.e2e.harness import CodexHarness
 
@@ -64,3 +70,31 @@ def test_parallel_calls_never_send_a_file_twice(codex: CodexHarness) -> None:
     outcome = codex.run("All at once.", [Script([batch])])
     for marker in ("JX-API-AGENTS", "JX-RULE-API", "JX-UI-CLAUDE", "JX-RULE-COMPONENTS", "JX-ROOT-CLAUDE"):
         outcome.expect(marker, "hook")
+
+
+def test_warm_hooks_send_the_same_files_once_and_leave_a_daemon_that_holds_no_pipe(
+    clients: Clients, tmp_path: Path
+) -> None:
+    """`install codex --warm`: the first hook starts the warm daemon and answers by itself, those after it
+    are answered by the daemon once it listens (tests/adapters/test_hook_warm.py proves who answers); the
+    files arrive as without --warm, once each, and Codex ends on time although a daemon started through
+    its hook lives on: the daemon holds none of Codex's pipes."""
+    codex = CodexHarness(clients, tmp_path, "--warm")
+    first = Call("shell", {"command": "cat src/api/users.ts"})
+    again = Call("shell", {"command": "head -n 1 src/api/users.ts"})
+    outcome = codex.run(
+        "Show the users.", [Script([[first], [again], [Call("apply_patch", {"input": NEW_UI_FILE})]])]
+    )
+    outcome.expect("JX-ROOT-AGENTS", "client")
+    outcome.expect("JX-ROOT-CLAUDE", "hook")
+    outcome.expect("JX-API-AGENTS", "hook")
+    outcome.expect("JX-RULE-API", "hook")
+    outcome.expect("JX-UI-CLAUDE", "hook")
+    pids = list((codex.state_dir / "warm").glob("*.pid"))
+    try:
+        assert len(pids) == 1, outcome.diagnose()
+        assert Path(f"/proc/{int(pids[0].read_text())}").exists(), "the daemon should still be serving"
+    finally:
+        for pid_file in pids:
+            with contextlib.suppress(OSError, ValueError):
+                os.kill(int(pid_file.read_text()), signal.SIGTERM)
