@@ -103,10 +103,12 @@ _VALUES = st.one_of(
     st.sampled_from(["true", "false", "True", "yes", "1e5", "null", "~", "", '["x", 1e5]']),
     _TEXT,
 )
+# A line with no key is a blank one: of spaces (YAML skips it), or of other white space (YAML refuses it).
+_BLANK = st.tuples(st.just(""), st.just(""), st.sampled_from(["", "  ", "\t", " \t", "\f", "\x0b", "\xa0"]),
+                   st.just(""))  # fmt: skip
 _LINES = st.lists(
-    st.tuples(
-        _KEYS, st.sampled_from([": ", ":  ", ":", " : "]), _VALUES, st.sampled_from(["", "  ", " # c"])
-    ),
+    st.tuples(_KEYS, st.sampled_from([": ", ":  ", ":", " : "]), _VALUES, st.sampled_from(["", "  ", " # c"]))
+    | _BLANK,
     min_size=1,
     max_size=4,
 )
@@ -116,12 +118,18 @@ _LINES = st.lists(
 @given(_LINES)
 @example([("paths", ": ", '["x", 1e5]', "")])  # YAML 1.1 reads 1e5 as a string, JSON as a number
 @example([("on", ": ", '["x"]', "")])  # and `on` as a boolean key
+@example([("paths", ": ", '["x"]', ""), ("", "", "\t", "")])  # a line of a tab is an error in YAML
+@example([("k" * 1100, ": ", '"x"', "")])  # past YAML's simple-key length
 def test_the_json_fast_path_reads_frontmatter_as_yaml_does(lines: list[tuple[str, str, str, str]]) -> None:
-    raw = "\n".join(f"{key}{colon}{value}{tail}" for key, colon, value, tail in lines)
+    raw = "\n".join(f"{key}{colon}{value}{tail}" if key else value for key, colon, value, tail in lines)
     fast = _json_lines(raw)
     if fast is None:
         return  # left to YAML
-    assert fast == {str(k): v for k, v in yaml.safe_load(raw).items()}
+    try:
+        read = yaml.safe_load(raw)
+    except yaml.YAMLError as error:
+        raise AssertionError(f"the fast path read {raw!r}, which YAML refuses: {error}") from None
+    assert fast == {str(k): v for k, v in (read or {}).items()}
 
 
 def test_the_json_fast_path_takes_the_usual_shapes_and_leaves_the_rest() -> None:

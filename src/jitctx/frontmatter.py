@@ -79,8 +79,11 @@ def _fast_load(yaml: Any, raw: str) -> object:
 # with no backslash: what nearly every rule's frontmatter is (`paths: ["src/**"]`). YAML reads such a
 # line exactly as JSON does, so json, in C, reads it without importing YAML (and 20x faster than even
 # libyaml's loader, which a thousand rules at startup feel). Keys YAML 1.1 reads as something other
-# than a string (`on`, `no`, `null` ...) are left to YAML; so is every other line.
-_JSON_LINE = re.compile(r'([A-Za-z_][\w-]*): +("[ !#-\[\]-~]*"|\[[ -\[\]-~]*\]|true|false) *')
+# than a string (`on`, `no`, `null` ...) are left to YAML, and so are keys past YAML's 1,024 characters
+# for a simple key, and every other line.
+_JSON_LINE = re.compile(
+    r'([A-Za-z_][\w-]{0,999}): +("[ !#-\[\]-~]*"|\[[ -\[\]-~]*\]|true|false) *', re.ASCII
+)
 _NOT_STRING_KEYS = frozenset(["y", "n", "yes", "no", "true", "false", "on", "off", "null"])
 
 
@@ -90,8 +93,8 @@ def _json_lines(raw: str) -> dict[str, Any] | None:
 
     data: dict[str, Any] = {}
     for line in raw.split("\n"):
-        if not line.strip():
-            continue
+        if not line.strip(" "):
+            continue  # only spaces: YAML skips such a line too (a tab or a form feed it does not)
         match = _JSON_LINE.fullmatch(line)
         if match is None or match.group(1).lower() in _NOT_STRING_KEYS:
             return None

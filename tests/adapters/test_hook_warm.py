@@ -499,3 +499,21 @@ def test_the_daemon_is_not_in_the_help() -> None:
         [sys.executable, "-m", "jitctx", "hook", "--help"], capture_output=True, text=True, timeout=30
     )
     assert "--warm" in done.stdout and "--serve-warm" not in done.stdout
+
+
+def test_fifos_planted_as_the_daemons_files_neither_hang_a_hook_nor_stop_the_daemon(
+    project: Path, warm_env: dict[str, str]
+) -> None:
+    directory = warm_dir(warm_env)
+    directory.mkdir(parents=True, mode=0o700)
+    name = key(warm_env)
+    for suffix in (".started", ".pid"):
+        os.mkfifo(directory / f"{name}{suffix}")
+        os.utime(directory / f"{name}{suffix}", (1, 1))  # old: a marker that no longer holds a start back
+    first = hook("claude-code", nothing(project), warm_env)
+    assert first.code == 0 and first.answer == {} and first.seconds < 10
+    assert not (directory / f"{name}.started").exists()  # not a marker of ours: removed
+    second = hook("claude-code", nothing(project), warm_env)  # makes a marker, starts the daemon
+    assert second.code == 0 and second.engine
+    daemon_pid(warm_env)  # its pid file replaced the FIFO
+    assert (directory / f"{name}.pid").is_file()

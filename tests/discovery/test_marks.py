@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from contextlib import AbstractContextManager
 from pathlib import Path
 
@@ -12,8 +13,10 @@ import pytest
 
 from jitctx.discovery import quick
 from jitctx.discovery import store as store_module
-from jitctx.discovery.marks import ScannedMarks, mark_file_name
+from jitctx.discovery.marks import ScannedMarks, mark_file_name, parse_mark
 from jitctx.discovery.quick import quick_file_name, quiet
+from jitctx.discovery.session import Session
+from jitctx.discovery.state import Pass
 from jitctx.discovery.store import OpenSession, SessionStore
 from jitctx.project import Project
 from tests.conftest import settle, write_tree
@@ -176,3 +179,87 @@ def test_marks_in_memory_behave_like_a_dict() -> None:
         del marks["/p/a"]
     assert marks == {"/p/b": [["/p/b", 3, 4]]}
     assert list(marks.changes()) == [("/p/a", None), ("/p/b", [["/p/b", 3, 4]])]
+
+
+def test_a_link_planted_as_the_marks_folder_never_leads_into_other_files(proj: Path, tmp_path: Path) -> None:
+    victim = write_tree(tmp_path / "victim", {"docs/thesis.tex": "T", "notes.txt": "N", "d/x.json": "{}"})
+    store = SessionStore(tmp_path / "state" / "sessions")
+    touch_all(store, proj, ["pkg/a.ts"])
+    shutil.rmtree(store.marks_folder("s"))
+    store.marks_folder("s").symlink_to(victim)
+    # A session that starts afresh drops the marks of the old one; a delete drops them all.
+    store.path_for("s").write_text("{not json")
+    with open_session(store, proj) as opened:
+        opened.session.startup()
+        assert [x.file.display for x in opened.session.discover("pkg/a.ts").loaded] == ["pkg/CLAUDE.md"]
+    store.delete("s")
+    assert sorted(str(p.relative_to(victim)) for p in victim.rglob("*")) == [
+        "d",
+        "d/x.json",
+        "docs",
+        "docs/thesis.tex",
+        "notes.txt",
+    ]
+
+
+def test_a_link_planted_as_a_channels_folder_gets_no_marks_and_the_session_goes_on(
+    proj: Path, tmp_path: Path
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    store = SessionStore(tmp_path / "state" / "sessions")
+    with open_session(store, proj) as opened:
+        opened.session.startup()
+        marks_id = opened.session.channels["main"].scanned.marks_id
+    folder = store.marks_folder("s") / marks_id
+    shutil.rmtree(folder)
+    folder.symlink_to(elsewhere)
+    with open_session(store, proj) as opened:
+        assert [x.file.display for x in opened.session.discover("pkg/a.ts").loaded] == ["pkg/CLAUDE.md"]
+    assert list(elsewhere.iterdir()) == []
+    with open_session(store, proj) as opened:  # no mark, so pkg/ is scanned again; its file is held
+        assert opened.session.discover("pkg/a.ts").loaded == ()
+
+
+def test_a_directory_planted_among_old_marks_does_not_stop_the_clean_up(proj: Path, tmp_path: Path) -> None:
+    store = SessionStore(tmp_path / "state" / "sessions")
+    with open_session(store, proj) as opened:
+        opened.session.startup()
+        opened.session.discover("pkg/a.ts")
+        old = opened.session.channels["main"].scanned.marks_id
+    (store.marks_folder("s") / old / "planted").mkdir()
+    store.path_for("s").write_text("{not json")
+    with open_session(store, proj) as opened:
+        opened.session.startup()
+        new = opened.session.channels["main"].scanned.marks_id
+    names = sorted(os.listdir(store.marks_folder("s")))
+    assert new in names and os.listdir(store.marks_folder("s") / old) == ["planted"]
+    assert (store.directory / quick_file_name("s")).is_file()
+
+
+def test_a_directory_that_is_gone_when_scanned_gets_no_mark(proj: Path) -> None:
+    """A chain directory removed between the walk and the scan has no watch list: marking it would mean
+    'never look again', and a CLAUDE.md it gets when it comes back would never be found."""
+    session = Session(Project(proj, managed_files=()), use_git=False)
+    state = session.channels["main"]
+    gone = str(proj / "gone")
+    session._resolve_dir(gone, state, Pass(), None, lambda scope, candidate: None)
+    assert state.scanned.get(gone) is None
+    session._resolve_dir(str(proj / "pkg"), state, Pass(), None, lambda scope, candidate: None)
+    assert state.scanned.get(str(proj / "pkg")) is not None  # the control: a directory that is there
+
+
+@pytest.mark.parametrize(
+    ("raw", "ok"),
+    [
+        (["/p/d", [["/p/d", 1, 2]]], True),
+        (["/p/d", [["/p/d", 1, 2], ["/p/d/.claude", 3, 4]]], True),
+        (["/p/d", []], False),  # nothing to compare: would hold for ever
+        (["/p/d", [["/p/d/.claude", 3, 4]]], False),  # not led by the directory itself
+        (["/p/other", [["/p/other", 1, 2]]], False),  # another directory's mark
+        (["/p/d", [[]]], False),
+        ({"/p/d": []}, False),
+    ],
+)
+def test_a_mark_counts_for_its_own_directory_with_something_to_compare(raw: object, ok: bool) -> None:
+    assert (parse_mark(raw, "/p/d") is not None) is ok

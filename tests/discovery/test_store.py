@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -278,3 +279,64 @@ def test_a_state_without_body_sizes_still_resumes(proj: Path, tmp_path: Path) ->
     with store.open(Project(proj, managed_files=()), "s", use_git=False) as opened:
         entry = opened.session.channels["main"].loaded[str(proj / "CLAUDE.md")]
         assert opened.warnings == [] and entry.body_bytes == -1 and entry.carried == entry.size
+
+
+def sent_per_call(store: SessionStore, project: Callable[[], Project], touches: list[str]) -> list[list[str]]:
+    """What each call (a store open, as a hook process makes one) loaded for its touch."""
+    sent = []
+    for path in touches:
+        with store.open(project(), "s", use_git=False) as opened:
+            if opened.new:
+                opened.session.startup()
+            sent.append([x.file.display for x in opened.session.discover(path).loaded])
+    return sent
+
+
+def test_user_rules_kept_behind_a_link_are_sent_once(tmp_path: Path) -> None:
+    """Dotfiles elsewhere (`~/.claude/rules -> /nix/store/...`): the user's rules load wherever their
+    links lead, so a resumed session must hold them as such, not drop them and send them again."""
+    proj = write_tree(tmp_path / "proj", {"CLAUDE.md": "root", "a/x.py": "", "b/y.py": "", "c/z.py": ""})
+    store_rules = write_tree(tmp_path / "store" / "rules", {"py.md": '---\npaths: ["**/*.py"]\n---\nPY\n'})
+    home = tmp_path / "home"
+    (home / ".claude").mkdir(parents=True)
+    (home / ".claude" / "rules").symlink_to(store_rules)
+    store = SessionStore(tmp_path / "state")
+    sent = sent_per_call(
+        store, lambda: Project(proj, home=home, managed_files=()), ["a/x.py", "b/y.py", "c/z.py", "a/x.py"]
+    )
+    assert [len(files) for files in sent] == [1, 0, 0, 0], sent
+
+
+def test_an_import_from_outside_that_the_user_allows_is_sent_once(tmp_path: Path) -> None:
+    shared = write_tree(tmp_path / "shared", {"style.md": "SHARED_STYLE"})
+    proj = write_tree(
+        tmp_path / "proj",
+        {"CLAUDE.md": "root", "pkg/CLAUDE.md": f"see @{shared / 'style.md'}", "pkg/a.ts": "", "pkg/b.ts": ""},
+    )
+    home = write_tree(tmp_path / "home", {".config/jitctx/config.toml": "[imports]\nallow_outside = true\n"})
+    store = SessionStore(tmp_path / "state")
+    sent = sent_per_call(
+        store, lambda: Project(proj, home=home, managed_files=()), ["pkg/a.ts", "pkg/b.ts", "pkg/a.ts"]
+    )
+    assert sent[0] == ["pkg/CLAUDE.md", str(shared / "style.md")] and sent[1:] == [[], []], sent
+    with store.open(Project(proj, home=home, managed_files=()), "s", use_git=False) as opened:
+        assert "SHARED_STYLE" in [f.text for f in opened.session.blocks()]
+
+
+def test_a_tampered_state_cannot_pass_off_a_link_to_other_text_as_an_allowed_import(tmp_path: Path) -> None:
+    """With imports outside allowed, only Markdown outside is read: a state naming `notes.md`, a link to a
+    key file, does not get the key file read."""
+    secret = write_tree(tmp_path / "keys", {"id.txt": "EVIL_KEY"}) / "id.txt"
+    (tmp_path / "keys" / "notes.md").symlink_to(secret)
+    proj = write_tree(tmp_path / "proj", {"CLAUDE.md": "root"})
+    home = write_tree(tmp_path / "home", {".config/jitctx/config.toml": "[imports]\nallow_outside = true\n"})
+    store = SessionStore(tmp_path / "state")
+    with store.open(Project(proj, home=home, managed_files=()), "s", use_git=False) as opened:
+        opened.session.startup()
+    saved = json.loads(store.path_for("s").read_text())
+    named = str(tmp_path / "keys" / "notes.md")
+    saved["channels"]["main"]["loaded"].append([named, "notes.md", 1, 1, "include", "project", str(proj)])
+    store.path_for("s").write_text(json.dumps(saved))
+    with store.open(Project(proj, home=home, managed_files=()), "s", use_git=False) as opened:
+        assert all("EVIL" not in f.text for f in opened.session.blocks())
+        assert named not in opened.session.channels["main"].loaded

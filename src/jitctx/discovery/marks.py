@@ -44,11 +44,14 @@ def mark_file_name(directory: str) -> str:
 
 
 def parse_mark(raw: object, directory: str) -> Watch | None:
-    """The watch list of a decoded mark file when it is the mark of `directory`; None otherwise."""
+    """The watch list of a decoded mark file when it is the mark of `directory`: its first entry is the
+    directory itself (an empty list would hold nothing to compare, so the directory would never be
+    looked at again); None otherwise."""
     if not (isinstance(raw, list) and len(raw) == 2 and raw[0] == directory and isinstance(raw[1], list)):
         return None
     watch: Watch = raw[1]
-    return watch
+    first = watch[0] if watch else None
+    return watch if isinstance(first, list) and first and first[0] == directory else None
 
 
 class ScannedMarks:

@@ -191,37 +191,58 @@ class Session:
             self.scope_cache = dict(scopes)  # a copy: the store compares the state with what it read
         return []
 
-    def _may_name(self, path: str, tier: str) -> bool:
-        """Whether a state from disk may name `path`, by the name alone: a normalised path inside where
-        its tier lives. A state file is data from disk, and nothing in it may lead outside."""
-        project = self.project
-        if path in project.managed_files:
-            return True
+    def _may_name(self, path: str, tier: str, reason: str) -> bool:
+        """Whether a state from disk may name `path`, by the name alone: a normalised path where a file of
+        its tier and reason can be loaded from. A state file is data from disk, and nothing in it may
+        lead elsewhere."""
         if "\0" in path or os.path.normpath(path) != path:
-            return False
-        home = project.home
+            return path in self.project.managed_files
+        home = self.project.home
         if tier in (Tier.PROJECT.value, Tier.LOCAL.value) or home is None:
-            return is_inside(path, project.root)
-        return is_inside(path, home)
+            inside = is_inside(path, self.project.root)
+        else:
+            inside = is_inside(path, home)
+        return inside or self._loads_from_anywhere(path, tier, reason)
 
     def _vouch(self, path: str, state: ChannelState) -> bool:
-        """Before a file named by a restored state is first read: True when its real path is where its
-        tier lives (a link on the way, `proj/vendor -> /elsewhere`, is caught here); otherwise it leaves
-        every channel, as if the state had never named it."""
+        """Before a file named by a restored state is first read: True when it is where a file of its tier
+        and reason is loaded from, by its real path (a link on the way, `proj/vendor -> /elsewhere`, is
+        caught here); otherwise it leaves every channel, as if the state had never named it. The rule is
+        the one files are loaded by, or a file loaded rightly would be dropped and sent again."""
         if path not in self._unvouched:
             return True
         self._unvouched.discard(path)
         entry = state.loaded.get(path)
         if entry is None or path in self.project.managed_files:
             return True
-        home = self.project.home
-        where = self.project.root if entry.tier in (Tier.PROJECT.value, Tier.LOCAL.value) else home
+        if self._loads_from_anywhere(os.path.realpath(path), entry.tier, entry.reason):
+            return True
+        project = self.project
+        where: str | None
+        if entry.tier in (Tier.PROJECT.value, Tier.LOCAL.value):
+            where = project.root
+        elif path in {c.path for c in [*project.user_candidates(), *project.rule_candidates()]}:
+            return True  # the user's own files and rules are read wherever their links lead
+        else:
+            where = project.home
         if where is not None and is_inside(os.path.realpath(path), where):
             return True
         for held in self.channels.values():
             if path in held.loaded:
                 held.drop(path)
         return False
+
+    def _loads_from_anywhere(self, path: str, tier: str, reason: str) -> bool:
+        """Files loaded wherever they are: managed files, and (when the user's config allows @imports
+        outside) an imported Markdown file, as `jitctx.imports` reads them (`path`: its real path when
+        the file is about to be read)."""
+        if path in self.project.managed_files:
+            return True
+        if reason != LoadReason.INCLUDE.value or not self.project.config.allow_outside_imports:
+            return False
+        from jitctx.imports.expansion import OUTSIDE_SUFFIXES
+
+        return path.lower().endswith(OUTSIDE_SUFFIXES)
 
     def _refresh(self, path: str, state: ChannelState, work: Pass, trigger: str) -> None:
         if self._vouch(path, state):
@@ -498,7 +519,7 @@ class Session:
         for candidate in candidates:
             if not resolve(self.project, candidate, state, work, reason, match):
                 complete = False
-        if complete:
+        if complete and watch:  # no watch list: the directory is gone, and nothing proves it unchanged
             state.scanned[directory] = watch
             self._watched[(id(state), directory)] = time.monotonic_ns()  # as good as a comparison
 

@@ -132,7 +132,8 @@ def channels_to_json(channels: dict[str, ChannelState]) -> dict[str, Any]:
 
 
 def channels_from_json(
-    raw_channels: dict[str, Any], allowed: Callable[[str, str], bool] = lambda path, tier: True
+    raw_channels: dict[str, Any],
+    allowed: Callable[[str, str, str], bool] = lambda path, tier, reason: True,
 ) -> dict[str, ChannelState]:
     """Rebuild channel states (texts are read later, on first use).
 
@@ -146,7 +147,7 @@ def channels_from_json(
             identities={(int(dev), int(ino)) for dev, ino in raw["identities"]},
         )
         for path, display, mtime_ns, size, reason, tier, directory, *rest in raw["loaded"]:
-            if not allowed(str(path), str(tier)):
+            if not allowed(str(path), str(tier), str(reason)):
                 continue
             body = rest[0] if rest else -1  # states written before body sizes were kept have none
             # A body re-encoded as UTF-8 can outgrow the file (one byte of cp1252 is up to three).

@@ -121,9 +121,11 @@ class SessionStore:
         files the saved state does not hold yet)."""
         channels = session.channels.values()
         for state in channels:
-            for directory, watch in state.scanned.changes():
-                if watch is None:
-                    (marks / state.scanned.marks_id / mark_file_name(directory)).unlink(missing_ok=True)
+            removed = [directory for directory, watch in state.scanned.changes() if watch is None]
+            folder = marks / state.scanned.marks_id
+            if removed and _is_own_dir(marks) and _is_own_dir(folder):
+                for directory in removed:
+                    (folder / mark_file_name(directory)).unlink(missing_ok=True)
         # Most calls of a long session change nothing (a warm touch): what is on disk stays, so a call
         # writes only what changed, not the whole session again.
         data, raw = read
@@ -142,15 +144,11 @@ class SessionStore:
             _save(quick_path, quick)
             _record_digest(lock, digest)
         for state in channels:
-            written = False
-            for directory, watch in state.scanned.changes():
-                if watch is not None:
-                    if not written:
-                        make_private_dir(str(marks))
-                        make_private_dir(str(marks / state.scanned.marks_id))
-                        written = True
-                    folder = marks / state.scanned.marks_id
-                    _save(folder / mark_file_name(directory), _encode_mark(directory, watch))
+            written = [(d, watch) for d, watch in state.scanned.changes() if watch is not None]
+            own = _private_marks_dir(marks, state.scanned.marks_id) if written else None
+            if own is not None:
+                for directory, watch in written:
+                    _save(own / mark_file_name(directory), _encode_mark(directory, watch))
             state.scanned.changed.clear()
 
     def _inherit(self, parent: str, marks: Path, warnings: list[str]) -> dict[str, object] | None:
@@ -231,45 +229,90 @@ def _encode_mark(directory: str, watch: Watch) -> bytes:
 
 def _drop_other_marks(marks: Path, keep: set[str]) -> None:
     """Remove the marks folders of channels the session no longer has (it started afresh, say): their
-    marks would never be read again. Files of other kinds, and links, are left alone."""
-    try:
-        names = os.listdir(marks)
-    except OSError:
+    marks would never be read again. Only folders of ours are entered, never through a link (a link
+    planted as the marks folder must not lead the clean-up into anyone's files), and each removal is
+    made relative to the folder opened, so nothing can be swapped in between."""
+    top = _open_own_dir(str(marks))
+    if top is None:
         return
-    for name in names:
-        folder = marks / name
-        if name in keep or not _is_own_dir(folder):
-            continue
-        for file in os.listdir(folder):
-            (folder / file).unlink(missing_ok=True)
-        try:
-            folder.rmdir()
-        except OSError:
-            pass
+    try:
+        for name in os.listdir(top):
+            if name in keep:
+                continue
+            folder = _open_own_dir(name, top)
+            if folder is None:
+                continue
+            try:
+                for file in os.listdir(folder):
+                    try:
+                        os.unlink(file, dir_fd=folder)  # a link goes, not what it points to
+                    except OSError:
+                        pass  # a directory planted there stays, and so does its folder
+            finally:
+                os.close(folder)
+            try:
+                os.rmdir(name, dir_fd=top)
+            except OSError:
+                pass
+    finally:
+        os.close(top)
     if not keep:
         try:
-            marks.rmdir()
+            marks.rmdir()  # fails on a link: only an empty folder of ours goes
         except OSError:
             pass
+
+
+def _open_own_dir(path: str, parent: int | None = None) -> int | None:
+    """A descriptor of directory `path` (relative to `parent` when given) if it is a directory of this
+    user and not a link; None otherwise."""
+    flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC
+    try:
+        fd = os.open(path, flags, dir_fd=parent)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+    except OSError:
+        info = None
+    if info is None or not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+        os.close(fd)
+        return None
+    return fd
+
+
+def _private_marks_dir(marks: Path, marks_id: str) -> Path | None:
+    """The channel's marks folder, made if need be; None when it or the session's marks folder is not a
+    directory of ours (a planted link): its marks are then not written, and its directories are simply
+    scanned again."""
+    folder = marks / marks_id
+    try:
+        make_private_dir(str(marks))
+        if not _is_own_dir(marks):
+            return None
+        make_private_dir(str(folder))
+    except OSError:
+        return None
+    return folder if _is_own_dir(folder) else None
 
 
 def _copy_marks(source: Path, target: Path) -> None:
     """Give a new session the marks of the one it continues: each file hard-linked (marks are replaced,
     never changed in place, so the two sessions never see each other's later writes), else copied."""
     for name in os.listdir(source) if _is_own_dir(source) else ():
-        folder = source / name
-        if not _is_own_dir(folder):
+        if not _is_own_dir(source / name):
             continue
-        make_private_dir(str(target))
-        make_private_dir(str(target / name))
-        for file in os.listdir(folder):
+        folder = _private_marks_dir(target, name)
+        if folder is None:
+            return
+        for file in os.listdir(source / name):
             try:
-                os.link(folder / file, target / name / file, follow_symlinks=False)
+                os.link(source / name / file, folder / file, follow_symlinks=False)
             except FileExistsError:
                 pass
             except OSError:
                 try:
-                    _save(target / name / file, read_state_file(str(folder / file), MAX_MARK_BYTES))
+                    _save(folder / file, read_state_file(str(source / name / file), MAX_MARK_BYTES))
                 except OSError:
                     pass  # that directory is scanned again: slower, never wrong
 

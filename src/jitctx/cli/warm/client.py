@@ -154,7 +154,7 @@ def start_daemon(agent: str, state_dir: str, use_git: bool, key: str) -> None:
     /dev/null (it must never hold the agent's pipes, or the agent would wait for it), no other inherited
     descriptor. At most once per SPAWN_EVERY_S per identity; never raises."""
     try:
-        from jitctx.discovery.quick import make_private_dir
+        from jitctx.discovery.quick import RefusedFile, make_private_dir, open_state_file
 
         directory = warm_dir(state_dir)
         make_private_dir(directory)
@@ -165,8 +165,12 @@ def start_daemon(agent: str, state_dir: str, use_git: bool, key: str) -> None:
                 return
         except FileNotFoundError:
             pass
-        flags = os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
-        os.close(os.open(marker, flags, 0o600))
+        try:
+            # A regular file of ours, opened without waiting: a FIFO planted there must not hang the hook.
+            os.close(open_state_file(marker, os.O_WRONLY | os.O_CREAT))
+        except RefusedFile:
+            os.unlink(marker)  # not a marker of ours: gone, and the next hook makes one
+            return
         os.utime(marker)
         # -P: the daemon's cwd is the agent's project, which must not shadow jitctx with a folder of its own.
         argv = [sys.executable, "-P", "-m", "jitctx", "hook", agent, "--serve-warm", "--state-dir", state_dir]

@@ -373,7 +373,13 @@ def _preload() -> None:
 
 
 def _write_file(path: str, text: str) -> None:
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
+    """Write a file of the daemon's own (it holds the lock): whatever was there goes first, so a FIFO or a
+    link planted in its place is neither waited on nor followed."""
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
     fd = os.open(path, flags, 0o600)
     try:
         os.write(fd, text.encode("ascii"))
