@@ -81,9 +81,7 @@ def _fast_load(yaml: Any, raw: str) -> object:
 # libyaml's loader, which a thousand rules at startup feel). Keys YAML 1.1 reads as something other
 # than a string (`on`, `no`, `null` ...) are left to YAML, and so are keys past YAML's 1,024 characters
 # for a simple key, and every other line.
-_JSON_LINE = re.compile(
-    r'([A-Za-z_][\w-]{0,999}): +("[ !#-\[\]-~]*"|\[[ -\[\]-~]*\]|true|false) *', re.ASCII
-)
+_JSON_LINE = re.compile(r'([A-Za-z_][\w-]{0,999}): +("[ !#-\[\]-~]*"|\[[ -\[\]-~]*\]|true|false) *', re.ASCII)
 _NOT_STRING_KEYS = frozenset(["y", "n", "yes", "no", "true", "false", "on", "off", "null"])
 
 
