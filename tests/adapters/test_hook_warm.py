@@ -381,7 +381,7 @@ def test_an_answer_the_hook_did_not_confirm_is_sent_again(project: Path, warm_en
     start_daemon(warm_env, project)
     touch = shell_read(project, "src/api/users.ts")
     reply = ask_without_confirming(warm_env, "claude-code", touch)
-    assert reply.startswith(b"OK ") and b"src/api/AGENTS.md" in reply
+    assert reply.startswith(b"+OK ") and b"src/api/AGENTS.md" in reply  # taken, then answered
     again = hook("claude-code", touch, warm_env)
     assert "src/api/AGENTS.md" in context(again) and not again.engine  # not counted as sent before
     third = hook("claude-code", touch, warm_env)
@@ -517,3 +517,30 @@ def test_fifos_planted_as_the_daemons_files_neither_hang_a_hook_nor_stop_the_dae
     assert second.code == 0 and second.engine
     daemon_pid(warm_env)  # its pid file replaced the FIFO
     assert (directory / f"{name}.pid").is_file()
+
+
+def test_a_request_whose_hook_gave_up_waiting_is_not_worked_on(
+    project: Path, warm_env: dict[str, str]
+) -> None:
+    """The daemon serves one request at a time. A hook that gave up while it was busy answered itself:
+    the daemon, coming to its request later, must not do the work (and log it) a second time."""
+    start_daemon(warm_env, project)
+    address = str(warm_dir(warm_env) / f"{key(warm_env)}.sock")
+    touch = json.dumps(shell_read(project, "src/api/users.ts")).encode()
+    ident = identity(os.path.abspath(warm_env["JITCTX_STATE_DIR"]), True, warm_env)
+    before = records(warm_env)
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as busy:
+        busy.connect(address)
+        busy.sendall(b"JITCTX")  # half a header: the daemon waits for the rest
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as gone:
+            gone.connect(address)
+            gone.sendall(request_head("claude-code", ident, len(touch)) + touch)
+        busy.sendall(b"\n")  # the line is complete, and no request: refused
+        busy.settimeout(5)
+        assert busy.recv(100) == b"BAD\n"
+    time.sleep(0.3)  # the daemon comes to the request whose hook left
+    assert records(warm_env) == before
+    log = Path(warm_env["JITCTX_STATE_DIR"]) / "hook.log"
+    assert "Broken" not in (log.read_text() if log.exists() else "")  # left alone, not written to
+    run = hook("claude-code", touch, warm_env)
+    assert "src/api/AGENTS.md" in context(run) and not run.engine

@@ -34,7 +34,6 @@ from jitctx.discovery.quick import (
 from jitctx.discovery.session import Session
 from jitctx.errors import JitctxError
 from jitctx.project import Project
-from jitctx.short_digest import short_digest
 
 if TYPE_CHECKING:
     from jitctx.discovery.marks import Watch
@@ -334,13 +333,15 @@ def _encode(data: dict[str, object]) -> bytes:
 # The lock file, held by one process at a time, also records a digest of the quick index last written,
 # so that an unchanged index is not written again. A wrong record (a planted lock file) can only make
 # a call write the index once more: it is compared with the digest of what would be written. Two
-# digests and the length (see jitctx.short_digest); were two indexes ever to
+# checksums and the length (zlib: hashlib would cost 3 ms to import); were two indexes ever to
 # share one, the stale index on disk would only send touches to the engine, as any stale index does.
 _DIGEST_BYTES = 64
 
 
 def _digest(data: bytes) -> bytes:
-    return f"{short_digest(data)}{len(data):x}".encode("ascii")
+    import zlib  # the engine's path: a library load is nothing here, and the index can be large
+
+    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(data):x}".encode("ascii")
 
 
 def _recorded_digest(lock: int) -> bytes:

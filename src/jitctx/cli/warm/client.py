@@ -23,6 +23,7 @@ import time
 from jitctx.cli.warm.place import (
     ACK,
     OK,
+    TAKEN,
     identity,
     is_our_socket,
     key_of,
@@ -32,9 +33,12 @@ from jitctx.cli.warm.place import (
     warm_dir,
 )
 
-# Past this the hook stops waiting and answers itself. `install` gives each hook 10 s: waiting all of
-# that would leave the answer of its own process no time before the agent gives up on the hook.
+# Past this without the daemon taking the event (it serves one at a time), the hook answers itself.
+# `install` gives each hook 10 s: waiting all of that would leave its own answer no time.
 ANSWER_TIMEOUT_S = 4.0
+# Once the daemon has taken the event, the hook waits for its answer up to this long from the start:
+# answering itself as well would do the work, and log it, twice.
+TAKEN_TIMEOUT_S = 8.0
 # A daemon that does not come up (a broken install, no /proc) must not be started on every tool call.
 SPAWN_EVERY_S = 30.0
 MAX_REPLY = 64 * 1024 * 1024  # an answer is at most the agent's context limit; this is far above it
@@ -95,7 +99,8 @@ def _connect(directory: str, key: str) -> _socket.socket:
 
 
 def _exchange(connection: _socket.socket, head: bytes, raw: bytes) -> bool:
-    deadline = time.monotonic() + ANSWER_TIMEOUT_S
+    started = time.monotonic()
+    deadline = started + ANSWER_TIMEOUT_S
     connection.sendall(head)
     connection.sendall(raw)
     chunks: list[bytes] = []
@@ -108,6 +113,9 @@ def _exchange(connection: _socket.socket, head: bytes, raw: bytes) -> bool:
         chunk = connection.recv(65536)
         if not chunk:
             break
+        if not chunks and chunk.startswith(TAKEN):
+            deadline = started + TAKEN_TIMEOUT_S  # it works on this event: wait for it
+            chunk = chunk[len(TAKEN) :]
         size += len(chunk)
         if size > MAX_REPLY:
             raise ValueError("the warm daemon's reply is too large")
@@ -189,9 +197,13 @@ def start_daemon(agent: str, state_dir: str, use_git: bool, key: str) -> None:
 
 def _inherited_descriptors() -> list[int]:
     """Descriptors above stderr that a child would inherit (the agent may have passed some to the hook)."""
-    try:
-        names = os.listdir("/proc/self/fd")
-    except OSError:
+    for listing in ("/proc/self/fd", "/dev/fd"):  # Linux; the BSDs and macOS
+        try:
+            names = os.listdir(listing)
+            break
+        except OSError:
+            continue
+    else:
         return []
     found = []
     for name in names:

@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 
 WARM_DIR = "warm"
 PROTOCOL = b"JITCTX-WARM/1"
-# The variables the hook path reads (cli.state: state dir, home, user config) and PATH (which git runs).
+# The variables the hook path reads (cli.state: state dir, home, user config), PATH (which git runs) and
+# those that change what git reports as changed at session start.
 ENV_NAMES = (
     "HOME",
     "JITCTX_HOME",
@@ -30,6 +31,13 @@ ENV_NAMES = (
     "XDG_STATE_HOME",
     "XDG_RUNTIME_DIR",
     "PATH",
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_INDEX_FILE",
+    "GIT_CEILING_DIRECTORIES",
+    "GIT_CONFIG_GLOBAL",
+    "GIT_CONFIG_SYSTEM",
+    "GIT_CONFIG_NOSYSTEM",
 )
 
 # The daemon's replies: a status line, then for OK the answer's bytes and the lines meant for stderr.
@@ -38,6 +46,9 @@ OTHER_ENV = b"ENV"  # the hook's identity is not the daemon's
 STALE = b"STALE"  # the daemon's code changed on disk since it started; it is exiting
 BAD = b"BAD"  # not a request of this protocol
 ACK = b"\x06"  # the hook wrote the answer to its stdout: the daemon may count it as sent
+# Sent first by a daemon that starts on a request, before any status line: from then on the hook waits for
+# the answer rather than answering itself (both would do the work, and log it, twice).
+TAKEN = b"+"
 
 # sun_path holds 108 bytes on Linux, 104 on the BSDs and macOS, the terminating NUL included.
 MAX_SOCKET_PATH = 107 if sys.platform.startswith("linux") else 103
@@ -63,7 +74,7 @@ def key_of(ident: bytes) -> str:
     """The short name of an identity: the file names of its daemon's socket, lock and pid."""
     from jitctx.short_digest import short_digest
 
-    return short_digest(ident)[:16]  # half: a unix socket's whole path must fit in about 107 bytes
+    return short_digest(ident)[:16]  # the mixed half: a socket's whole path must fit in about 107 bytes
 
 
 def warm_dir(state_dir: str) -> str:

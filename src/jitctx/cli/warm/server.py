@@ -36,6 +36,7 @@ from jitctx.cli.warm.place import (
     OTHER_ENV,
     PROTOCOL,
     STALE,
+    TAKEN,
     identity,
     key_of,
     open_private_dir,
@@ -255,6 +256,9 @@ class Daemon:
             self.stopping = True
             _reply(connection, STALE)
             return
+        if not _still_waiting(connection):
+            return  # the hook gave up while an earlier request was served, and answered itself
+        connection.sendall(TAKEN)
         self.answer(connection, agent, raw)
 
     def answer(self, connection: socket.socket, agent: str, raw: bytes) -> None:
@@ -348,6 +352,21 @@ def _reply(connection: socket.socket, status: bytes, out: bytes = b"", err: str 
     connection.settimeout(ACK_TIMEOUT_S)
     connection.sendall(head + out + err.encode("utf-8", "backslashreplace"))
     connection.shutdown(socket.SHUT_WR)
+
+
+def _still_waiting(connection: socket.socket) -> bool:
+    """Whether the hook is still there: it sends nothing more before the answer, so a read that would
+    block means it waits, and the end of the stream that it left."""
+    timeout = connection.gettimeout()
+    connection.setblocking(False)  # with a timeout set, recv would first wait that long for data
+    try:
+        return connection.recv(1, socket.MSG_PEEK) != b""
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    finally:
+        connection.settimeout(timeout)
 
 
 def _same_user(connection: socket.socket) -> bool:
