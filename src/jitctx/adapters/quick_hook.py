@@ -6,7 +6,7 @@ answer (`{}`) and the same discovery record the engine would have logged (a miss
 rate's denominator). A PostToolUse or a PostToolBatch qualifies; anything unusual — another event, a
 sub-agent, several paths, a missing index, a change on disk — returns False and the engine answers.
 
-Imports: os, time, json (the caller's), the quick checker, and signal once an index is read; nothing that
+Imports: os, time, json (the caller's), the quick checker, and _signal once an index is read; nothing that
 builds classes at import time.
 """
 
@@ -84,7 +84,8 @@ QUIET_BUDGET_S = 0.25
 
 def _within(seconds: float, work: Any, *args: Any) -> Any:
     """`work(*args)`, or TimeoutError once `seconds` have passed (regex matching checks for signals)."""
-    import signal
+    # _signal, not signal: the same functions, without the enum classes signal builds at import.
+    import _signal as signal  # type: ignore[import-not-found]  # no stubs; the same API as signal
 
     def ring(number: int, frame: Any) -> None:
         raise TimeoutError("the fast lane ran out of time")
