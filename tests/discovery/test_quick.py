@@ -139,3 +139,42 @@ def test_a_directory_dated_in_the_future_is_trusted(tmp_path: Path) -> None:
     assert watch_list([str(tmp_path)]) == [[str(tmp_path), ahead, tmp_path.stat().st_size]]
     os.utime(tmp_path, ns=(time.time_ns(), time.time_ns()))
     assert watch_list([str(tmp_path)])[0][1:] == [-1, -1]  # just now: not trusted yet
+
+
+@pytest.mark.parametrize(
+    ("glob", "touch"),
+    [
+        ("**/*.py", "src/b.py"),  # filed under an extension
+        ("**/Makefile", "src/Makefile"),  # under a name
+        ("src/*.py", "src/b.py"),  # under a prefix or an extension, whichever fewer rules share
+        ("*/b*", "src/b.py"),  # under nothing: tested every time
+    ],
+)
+def test_a_rule_that_would_load_sends_the_touch_to_the_engine(tmp_path: Path, glob: str, touch: str) -> None:
+    """The fast lane tests only the rules the engine's index names for a path; a rule it names must not be
+    missed, whichever way the index filed it."""
+    root = settle(
+        write_tree(
+            tmp_path / "proj",
+            {
+                "CLAUDE.md": "root",
+                "src/a.ts": "",
+                "src/b.py": "",
+                "src/Makefile": "",
+                ".claude/rules/r.md": f'---\npaths: ["{glob}"]\n---\nR\n',
+                **{
+                    f".claude/rules/other{i}.md": f'---\npaths: ["lib{i}/**", "**/*.x{i}"]\n---\nO\n'
+                    for i in range(40)
+                },
+            },
+        )
+    )
+    store = SessionStore(root.parent / "state")
+    with store.open(Project(root, managed_files=()), "s", use_git=False) as opened:
+        opened.session.startup()
+        assert opened.session.discover("src/a.ts").loaded == ()  # src/ scanned, the rule not loaded
+    index = index_of(store)
+    assert quiet(index, str(root), "src/a.ts") == 41  # the control: nothing there loads
+    assert quiet(index, str(root), touch) is None
+    with store.open(Project(root, managed_files=()), "s", use_git=False) as opened:
+        assert [x.file.display for x in opened.session.discover(touch).loaded] == [".claude/rules/r.md"]

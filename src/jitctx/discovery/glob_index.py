@@ -24,6 +24,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
+from jitctx.discovery.glob_keys import keyed_candidates
 from jitctx.model import Scope
 
 _SPECIAL = frozenset("*?[]{}\\!")
@@ -85,30 +86,15 @@ class GlobIndex:
 
     def candidates(self, rel: str) -> set[int]:
         """Positions of the rules that may match `rel` (a superset of those that do)."""
-        found: set[int] = set()
-        by_prefix, by_name, by_ext = self.by_prefix, self.by_name, self.by_ext
-        start = 0
-        for segment in rel.split("/"):
-            if not segment:
-                start += 1
-                continue
-            end = start + len(segment)
-            hit = by_prefix.get(rel[:end])
-            if hit:
-                found.update(hit)
-            hit = by_name.get(segment)
-            if hit:
-                found.update(hit)
-            dot = segment.rfind(".")
-            if dot >= 0:
-                hit = by_ext.get(segment[dot + 1 :])
-                if hit:
-                    found.update(hit)
-            start = end + 1
+        found = keyed_candidates(rel, self.by_prefix, self.by_name, self.by_ext)
         for combined, positions in self.chunks:
             if combined is None or combined.match(rel) is not None:
                 found.update(positions)
         return found
+
+    def unkeyed(self) -> list[int]:
+        """Positions of the rules filed under no key: those the combined regexes stand for."""
+        return [position for _, positions in self.chunks for position in positions]
 
     def matching(self, rel: str) -> list[int]:
         """Positions of the rules whose regex matches `rel`, in table order."""

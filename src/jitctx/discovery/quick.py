@@ -23,7 +23,7 @@ import os
 import stat
 import time
 
-QUICK_VERSION = 3  # 3: scanned directories are read from their marks, one file each
+QUICK_VERSION = 4  # 3: scanned directories are read from their marks; 4: the rules index's lookups
 _SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs every hook call milliseconds
@@ -225,25 +225,42 @@ def _quiet(index: dict[str, Any], cwd: str, path: str) -> int | None:
         if directory == root:
             break
         directory = os.path.dirname(directory)
-    return _rules_quiet(index["rules"], rel, absolute, cwd)
+    return _rules_quiet(index["rules"], index["lookups"], rel, absolute, cwd)
 
 
-def _rules_quiet(rules: list[list[Any]], rel: str, absolute: str, cwd: str) -> int | None:
+def _rules_quiet(
+    rules: list[list[Any]], lookups: dict[str, Any], rel: str, absolute: str, cwd: str
+) -> int | None:
     import re  # already imported by json, which every caller has loaded
 
+    from jitctx.discovery.glob_keys import keyed_candidates
+
+    # The rules that may match, looked up as the engine's index does; of the others only the version is
+    # compared (one stat each), so a thousand rules cost a thousand stats, not a thousand regexes.
+    maybe = keyed_candidates(rel, lookups["prefix"], lookups["name"], lookups["ext"])
+    maybe.update(lookups["always"])
     skipped = 0
-    for file, base, prefixes, regex, loaded, mtime, size in rules:
-        if file_version(file) != [mtime, size]:
+    for position, (file, base, prefixes, regex, loaded, mtime, size) in enumerate(rules):
+        try:
+            info = os.stat(file)
+        except (OSError, ValueError):
+            return None  # gone (or a NUL in a tampered index): the engine drops it
+        if info.st_mtime_ns != mtime or info.st_size != size:
             return None  # edited since its scope was read (or since it was sent): the engine re-reads it
-        if not safe_regex(regex):
-            return None  # not a scope our compilers wrote: the engine compiles the rule's own scope
+        if position not in maybe:
+            skipped += 0 if loaded else 1
+            continue
         if base == "root":
             target = rel
             if not target.startswith(tuple(prefixes)):
-                skipped += 0 if loaded else 1
+                skipped += 0 if loaded else 1  # its regex cannot match: not even looked at
                 continue
         else:
             target = os.path.relpath(absolute, cwd) + ("/" if rel.endswith("/") else "")
+        # Checked only for the few regexes that are run: checking a thousand rules' every call would cost
+        # the fast lane tens of milliseconds.
+        if not safe_regex(regex):
+            return None  # not a scope our compilers wrote: the engine compiles the rule's own scope
         if re.match(regex, target, re.DOTALL) is None:
             skipped += 0 if loaded else 1
         elif not loaded:

@@ -32,7 +32,8 @@ def build_quick_index(
                     for name in dirnames:
                         rule_dirs[os.path.join(current, name)] = file_version(os.path.join(current, name))
     rules = []
-    for rule in session.rule_table():
+    table = session.rule_table()
+    for rule in table:
         entry = state.loaded.get(rule.candidate.path)
         # A loaded rule is compared with the version the session holds, as `_refresh` does; any other
         # with the version its scope was parsed from, so an edited scope sends the touch to the engine.
@@ -61,5 +62,7 @@ def build_quick_index(
             if paths
         },
         "rules": rules,
+        # Which rules a path may match, looked up as the engine's index does: the others cannot match.
+        "lookups": table.lookups(),
         "held_bytes": sum(entry.carried for entry in state.loaded.values()),
     }

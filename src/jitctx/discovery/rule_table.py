@@ -59,6 +59,18 @@ class RuleTable(list[ScopedRule]):
         self._index = index
         return index
 
+    def lookups(self) -> dict[str, Any]:
+        """The index's tables as plain data, for the fast lane (`jitctx.discovery.quick`): rules by
+        prefix, name and extension, and the positions of those tested every time (not filed under a key,
+        or scoped relative to something other than the root)."""
+        index = self._index if self._index is not None else self._build()
+        return {
+            "prefix": index.by_prefix,
+            "name": index.by_name,
+            "ext": index.by_ext,
+            "always": sorted([*index.unkeyed(), *self._others]),
+        }
+
     def matching(
         self, rel: str, loaded: Collection[str], match_other: Callable[[ScopedRule], bool]
     ) -> tuple[list[ScopedRule], int]:
