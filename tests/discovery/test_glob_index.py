@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -127,3 +128,20 @@ def test_bun_braces_file_each_alternative() -> None:
         [("prefix", "lib"), ("ext", "ts")],
         [("prefix", "lib"), ("ext", "tsx")],
     ]
+
+
+def test_a_long_lived_process_indexes_a_rule_set_once_and_again_when_a_scope_changes(tmp_path: Path) -> None:
+    from jitctx.discovery.rule_table import build_rule_table
+    from jitctx.project import Project
+    from tests.conftest import write_tree
+
+    root = write_tree(tmp_path / "proj", {".claude/rules/a.md": '---\npaths: ["src/**"]\n---\nA\n'})
+    first = build_rule_table(Project(root, managed_files=()), {})
+    first.matching("src/x.ts", (), lambda rule: False)  # builds its index
+    again = build_rule_table(Project(root, managed_files=()), {})  # a new event's session
+    assert again is first
+    write_tree(root, {".claude/rules/a.md": '---\npaths: ["docs/**"]\n---\nA\n'})
+    changed = build_rule_table(Project(root, managed_files=()), {})
+    assert changed is not first
+    assert changed.matching("docs/x.md", (), lambda rule: False)[0] == list(changed)
+    assert changed.matching("src/x.ts", (), lambda rule: False)[0] == []

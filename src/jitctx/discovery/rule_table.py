@@ -92,13 +92,26 @@ class RuleTable(list[ScopedRule]):
         return matched, len(self) - held - (len(matched) - held_matched)
 
 
+# The tables of the rule sets a long-lived process (the warm daemon, the MCP server) has seen, by their
+# rules and scopes: each event builds a session of its own, and would otherwise index every rule again.
+_TABLES: dict[tuple[tuple[Candidate, str], ...], RuleTable] = {}
+_MAX_TABLES = 8
+
+
 def build_rule_table(project: Project, cache: ScopeCache) -> RuleTable:
     """One stat per rule; a rule whose version is in `cache` is not read. `cache` is updated in place."""
-    table = RuleTable()
+    scoped = []
     for candidate in project.rule_candidates():
         scope = _scope_of(project, candidate, cache)
         if scope is not None:
-            table.append(ScopedRule(candidate, scope, literal_prefixes(scope)))
+            scoped.append((candidate, scope))
+    key = tuple((candidate, scope.regex) for candidate, scope in scoped)
+    table = _TABLES.get(key)
+    if table is None or [rule.scope for rule in table] != [scope for _, scope in scoped]:
+        table = RuleTable(ScopedRule(rule, scope, literal_prefixes(scope)) for rule, scope in scoped)
+        if len(_TABLES) >= _MAX_TABLES:
+            del _TABLES[next(iter(_TABLES))]
+        _TABLES[key] = table
     return table
 
 
