@@ -33,6 +33,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Collection
+from functools import cache
 from pathlib import Path
 from unittest import mock
 
@@ -42,7 +43,9 @@ from jitctx.discovery.quick import quick_file_name, quiet
 from jitctx.discovery.rule_table import RuleTable, ScopedRule
 from jitctx.discovery.session import Session
 from jitctx.discovery.store import SessionStore
+from jitctx.model import Scope
 from jitctx.project import Project
+from jitctx.scope import static_prefix
 
 EXTENSIONS = ["ts", "tsx", "py", "md", "go", "json", "rs", "java"]
 EVERYWHERE = ["**/*.ts", "**/*.py", "**/Makefile", "docs/**", "**/*.md", "**/test_*.go"]
@@ -88,6 +91,20 @@ def generate(root: Path, rules: int) -> list[str]:
     return files
 
 
+@cache
+def literal_prefixes(scope: Scope) -> tuple[str, ...]:
+    """Before the index, each rule kept the strings every path it matches starts with (`""`: no prefix
+    known): a path that starts with none of them cannot match."""
+    prefixes: list[str] = []
+    for pattern in scope.patterns:
+        pattern = pattern.strip()
+        if scope.dialect == "gitignore" and (pattern.startswith("!") or "/" not in pattern.rstrip("/")):
+            prefixes.append("")
+            continue
+        prefixes.append(static_prefix(pattern.lstrip("/")))
+    return tuple(prefixes)
+
+
 def linear_matching(
     self: RuleTable, rel: str, loaded: Collection[str], match_other: Callable[[ScopedRule], bool]
 ) -> tuple[list[ScopedRule], int]:
@@ -96,7 +113,7 @@ def linear_matching(
     skipped = 0
     for rule in self:
         if rule.candidate.base == "root":
-            hit = rel.startswith(rule.prefixes) and rule.pattern.match(rel) is not None
+            hit = rel.startswith(literal_prefixes(rule.scope)) and rule.pattern.match(rel) is not None
         else:
             hit = match_other(rule)
         if hit:

@@ -20,7 +20,6 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from jitctx.errors import JitctxError
-from jitctx.model import Scope
 
 DIALECTS = ("bun", "gitignore", "copilot")
 
@@ -134,33 +133,20 @@ def _by_shape(pattern: str, dialect: str, translate: Callable[[str], list[str]])
     return [_TOKEN.sub(lambda match: words[int(match.group(1))], part) for part in parts]
 
 
-@lru_cache(maxsize=4096)
-def literal_prefixes(scope: Scope) -> tuple[str, ...]:
-    """Strings every path matched by `scope` starts with, one per pattern (`""`: no prefix known).
-
-    A prefilter only: a path that starts with none of them cannot match, one that does still needs the
-    regex. Unanchored gitignore patterns (`*.py`, `foo`) and negations match anywhere, so they give `""`.
-    """
-    prefixes: list[str] = []
-    for pattern in scope.patterns:
-        pattern = pattern.strip()
-        if scope.dialect == "gitignore" and (pattern.startswith("!") or "/" not in pattern.rstrip("/")):
-            prefixes.append("")
-            continue
-        prefixes.append(static_prefix(pattern.lstrip("/")))
-    return tuple(prefixes)
+_GLOB_SPECIAL = "*?[]{}\\"
 
 
 def static_prefix(pattern: str) -> str:
-    """The directory part of a glob before its first wildcard: `src/ui/**/*.tsx` -> `src/ui`."""
+    """The directory part of a glob before its first wildcard: `src/ui/**/*.tsx` -> `src/ui`. An escape
+    ends it too (`docs/v1\\.0/*` -> `docs`): the escaped text is not the path's."""
     segments = pattern.removeprefix("./").split("/")
     fixed: list[str] = []
     for segment in segments[:-1]:
-        if any(ch in segment for ch in "*?[]{}"):
+        if any(ch in segment for ch in _GLOB_SPECIAL):
             break
         fixed.append(segment)
     else:
         last = segments[-1]
-        if last and not any(ch in last for ch in "*?[]{}"):
+        if last and not any(ch in last for ch in _GLOB_SPECIAL):
             fixed.append(last)
     return "/".join(s for s in fixed if s)

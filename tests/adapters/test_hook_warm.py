@@ -544,3 +544,15 @@ def test_a_request_whose_hook_gave_up_waiting_is_not_worked_on(
     assert "Broken" not in (log.read_text() if log.exists() else "")  # left alone, not written to
     run = hook("claude-code", touch, warm_env)
     assert "src/api/AGENTS.md" in context(run) and not run.engine
+
+
+def test_git_set_from_the_environment_makes_another_identity() -> None:
+    """git's config and repository can come from the environment (`GIT_CONFIG_COUNT`/`_KEY_0`/`_VALUE_0`,
+    `GIT_DIR`): a daemon started without them would report other changed files at session start."""
+    base = {"HOME": "/home/u", "PATH": "/usr/bin"}
+    configured = {**base, "GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "core.excludesFile",
+                  "GIT_CONFIG_VALUE_0": "/tmp/ignore"}  # fmt: skip
+    plain = identity("/state", True, base)
+    assert identity("/state", True, configured) != plain
+    assert identity("/state", True, {**base, "GIT_DIR": "/elsewhere/.git"}) != plain
+    assert identity("/state", True, {**base, "LANG": "C"}) == plain  # not what jitctx reads

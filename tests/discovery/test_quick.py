@@ -178,3 +178,116 @@ def test_a_rule_that_would_load_sends_the_touch_to_the_engine(tmp_path: Path, gl
     assert quiet(index, str(root), touch) is None
     with store.open(Project(root, managed_files=()), "s", use_git=False) as opened:
         assert [x.file.display for x in opened.session.discover(touch).loaded] == [".claude/rules/r.md"]
+
+
+def quick_session(root: Path, touches: list[str], home: Path | None = None) -> tuple[SessionStore, Path]:
+    """A stored session of `root` that touched `touches`, with its tree settled."""
+    settle(root)
+    store = SessionStore(root.parent / "state")
+    with store.open(Project(root, home=home, managed_files=()), "s", use_git=False) as opened:
+        opened.session.startup()
+        for path in touches:
+            opened.session.discover(path)
+    return store, root
+
+
+def engine_loads(store: SessionStore, root: Path, touch: str, home: Path | None = None) -> list[str]:
+    with store.open(Project(root, home=home, managed_files=()), "s", use_git=False) as opened:
+        step = opened.session.discover(touch)
+    return [load.file.display for load in step.loaded]
+
+
+def edit_in_place(path: Path, text: str) -> None:
+    """A new text with the folder's listing left as it was (an editor that writes in place)."""
+    folder = path.parent.stat().st_mtime_ns
+    path.write_text(text)
+    os.utime(path.parent, ns=(folder, folder))
+
+
+@pytest.mark.parametrize(
+    "before",
+    ["---\ndescription: UI notes\n---\nR\n", "R, for every task\n", "---\npaths: []\n---\nR\n"],
+)
+def test_a_rule_without_a_scope_that_gains_one_is_noticed(tmp_path: Path, before: str) -> None:
+    root = write_tree(
+        tmp_path / "proj", {"CLAUDE.md": "root", "src/a.ts": "", "src/b.ts": "", ".claude/rules/r.md": before}
+    )
+    store, _ = quick_session(root, ["src/a.ts"])
+    assert quiet(index_of(store), str(root), "src/b.ts") is not None  # the control
+    edit_in_place(root / ".claude/rules/r.md", '---\npaths: ["src/**"]\n---\nNOW SCOPED, LONGER\n')
+    assert quiet(index_of(store), str(root), "src/b.ts") is None
+    assert ".claude/rules/r.md" in engine_loads(store, root, "src/b.ts")
+
+
+def test_a_rule_edited_while_the_index_was_written_is_noticed(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "proj",
+        {
+            "CLAUDE.md": "root",
+            "src/a.ts": "",
+            "src/b.ts": "",
+            ".claude/rules/r.md": '---\npaths: ["docs/**"]\n---\nR\n',
+        },
+    )
+    settle(root)
+    store = SessionStore(root.parent / "state")
+    with store.open(Project(root, managed_files=()), "s", use_git=False) as opened:
+        opened.session.startup()
+        opened.session.discover("src/a.ts")  # the table is built from the rule as it was
+        edit_in_place(root / ".claude/rules/r.md", '---\npaths: ["src/**"]\n---\nR, NOW FOR SRC\n')
+    assert quiet(index_of(store), str(root), "src/b.ts") is None
+    assert engine_loads(store, root, "src/b.ts") == [".claude/rules/r.md"]
+
+
+def test_a_held_rule_edited_goes_out_again_on_its_next_match_only(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "proj",
+        {
+            "CLAUDE.md": "root",
+            "src/a.py": "",
+            "src/b.py": "",
+            "src/c.ts": "",
+            ".claude/rules/py.md": '---\npaths: ["**/*.py"]\n---\nPY\n',
+        },
+    )
+    store, _ = quick_session(root, ["src/a.py", "src/c.ts"])
+    edit_in_place(root / ".claude/rules/py.md", '---\npaths: ["**/*.py"]\n---\nPY, EDITED\n')
+    assert engine_loads(store, root, "src/c.ts") == []  # not its match: nothing goes out ...
+    assert quiet(index_of(store), str(root), "src/c.ts") == 0  # ... and the fast lane answers again
+    assert quiet(index_of(store), str(root), "src/b.py") is None  # its match: the edited text is due
+    assert engine_loads(store, root, "src/b.py") == [".claude/rules/py.md"]
+
+
+def test_an_escaped_glob_is_looked_up_as_the_engine_looks_it_up(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "proj",
+        {
+            "CLAUDE.md": "root",
+            "docs/v1.0/a.md": "",
+            "docs/v1.0/b.py": "",
+            ".claude/rules/r.md": '---\npaths: ["docs/v1\\\\.0/*.py"]\n---\nR\n',
+        },
+    )
+    store, _ = quick_session(root, ["docs/v1.0/a.md"])
+    assert quiet(index_of(store), str(root), "docs/v1.0/b.py") is None
+    assert engine_loads(store, root, "docs/v1.0/b.py") == [".claude/rules/r.md"]
+
+
+def test_a_user_rule_is_matched_on_the_real_path_as_the_engine_matches_it(tmp_path: Path) -> None:
+    home = write_tree(tmp_path / "home", {".claude/rules/u.md": '---\npaths: ["src/**/*.py"]\n---\nU\n'})
+    root = write_tree(tmp_path / "proj", {"CLAUDE.md": "root", "src/a.ts": "", "src/x.py": ""})
+    (root / "link").symlink_to(root / "src")
+    store, _ = quick_session(root, ["src/a.ts"], home=home)
+    assert quiet(index_of(store), str(root), "link/x.py") is None
+    assert engine_loads(store, root, "link/x.py", home=home) == [str(home / ".claude/rules/u.md")]
+
+
+def test_a_held_user_file_that_is_gone_is_the_engines_to_drop(tmp_path: Path) -> None:
+    home = write_tree(tmp_path / "home", {".claude/CLAUDE.md": "MINE"})
+    root = write_tree(tmp_path / "proj", {"CLAUDE.md": "root", "src/a.ts": "", "src/b.ts": ""})
+    store, _ = quick_session(root, ["src/a.ts"], home=home)
+    assert quiet(index_of(store), str(root), "src/b.ts") is not None  # the control
+    (home / ".claude" / "CLAUDE.md").unlink()
+    assert quiet(index_of(store), str(root), "src/b.ts") is None
+    with store.open(Project(root, home=home, managed_files=()), "s", use_git=False) as opened:
+        assert opened.session.discover("src/b.ts").dropped == (str(home / ".claude/CLAUDE.md"),)

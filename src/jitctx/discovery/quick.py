@@ -23,7 +23,7 @@ import os
 import stat
 import time
 
-QUICK_VERSION = 4  # 3: scanned directories are read from their marks; 4: the rules index's lookups
+QUICK_VERSION = 5  # 3: marks of their own; 4: the rules index's lookups; 5: parsed and held versions
 _SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs every hook call milliseconds
@@ -225,46 +225,49 @@ def _quiet(index: dict[str, Any], cwd: str, path: str) -> int | None:
         if directory == root:
             break
         directory = os.path.dirname(directory)
-    return _rules_quiet(index["rules"], index["lookups"], rel, absolute, cwd)
+    if not all(os.path.lexists(path) for path in index["unfiled"]):
+        return None  # a held user file or rule is gone: the engine drops it and says so
+    return _rules_quiet(index, rel)
 
 
-def _rules_quiet(
-    rules: list[list[Any]], lookups: dict[str, Any], rel: str, absolute: str, cwd: str
-) -> int | None:
+def _rules_quiet(index: dict[str, Any], rel: str) -> int | None:
     import re  # already imported by json, which every caller has loaded
 
     from jitctx.discovery.glob_keys import keyed_candidates
 
+    root: str = index["root"]
+    cwd: str = index["cwd"]
+    if not all(file_version(path) == [mtime, size] for path, mtime, size in index["unscoped"]):
+        return None  # a rule with no scope edited: it may have one now
     # The rules that may match, looked up as the engine's index does; of the others only the version is
     # compared (one stat each), so a thousand rules cost a thousand stats, not a thousand regexes.
+    lookups = index["lookups"]
     maybe = keyed_candidates(rel, lookups["prefix"], lookups["name"], lookups["ext"])
     maybe.update(lookups["always"])
     skipped = 0
-    for position, (file, base, prefixes, regex, loaded, mtime, size) in enumerate(rules):
+    for position, (file, base, regex, held, mtime, size) in enumerate(index["rules"]):
         try:
             info = os.stat(file)
         except (OSError, ValueError):
             return None  # gone (or a NUL in a tampered index): the engine drops it
         if info.st_mtime_ns != mtime or info.st_size != size:
-            return None  # edited since its scope was read (or since it was sent): the engine re-reads it
+            return None  # edited since its scope was read: the engine reads it again
         if position not in maybe:
-            skipped += 0 if loaded else 1
+            skipped += 0 if held else 1  # its regex cannot match: not even looked at
             continue
         if base == "root":
             target = rel
-            if not target.startswith(tuple(prefixes)):
-                skipped += 0 if loaded else 1  # its regex cannot match: not even looked at
-                continue
-        else:
-            target = os.path.relpath(absolute, cwd) + ("/" if rel.endswith("/") else "")
+        else:  # relative to the cwd, from the real path, as `chains.scope_path` has it
+            trailing = "/" if rel.endswith("/") else ""
+            target = os.path.relpath(os.path.join(root, rel.rstrip("/")), cwd) + trailing
         # Checked only for the few regexes that are run: checking a thousand rules' every call would cost
         # the fast lane tens of milliseconds.
         if not safe_regex(regex):
             return None  # not a scope our compilers wrote: the engine compiles the rule's own scope
         if re.match(regex, target, re.DOTALL) is None:
-            skipped += 0 if loaded else 1
-        elif not loaded:
-            return None  # it loads now
+            skipped += 0 if held else 1
+        elif not held or [info.st_mtime_ns, info.st_size] != held:
+            return None  # it loads now, or its edited text goes out again
     return skipped
 
 

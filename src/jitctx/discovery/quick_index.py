@@ -31,21 +31,23 @@ def build_quick_index(
                 for current, dirnames, _ in os.walk(top):
                     for name in dirnames:
                         rule_dirs[os.path.join(current, name)] = file_version(os.path.join(current, name))
+    # Per rule: the version its scope was parsed from (compared on every touch: an edit may change the
+    # scope), and for a loaded rule the version the session holds (compared when the touch matches it:
+    # the engine then sends the edited text, as `resolve.refresh` does).
     rules = []
     table = session.rule_table()
     for rule in table:
-        entry = state.loaded.get(rule.candidate.path)
-        # A loaded rule is compared with the version the session holds, as `_refresh` does; any other
-        # with the version its scope was parsed from, so an edited scope sends the touch to the engine.
-        held = (
-            [entry.mtime_ns, entry.size]
-            if entry is not None
-            else file_version(rule.candidate.path) or [0, -1]
-        )
-        candidate = rule.candidate
-        loaded = entry is not None
-        pattern = rule.scope.regex
-        rules.append([candidate.path, candidate.base, list(rule.prefixes), pattern, loaded, *held])
+        path, entry = rule.candidate.path, state.loaded.get(rule.candidate.path)
+        held = [entry.mtime_ns, entry.size] if entry is not None else None
+        rules.append([path, rule.candidate.base, rule.scope.regex, held, *_parsed(session, path)])
+    # Rules-folder files with no scope (unconditional, or a description only) are in no table; one edited
+    # in place to gain a scope must still send the touch to the engine.
+    in_table = {rule.candidate.path for rule in table}
+    unscoped = [
+        [candidate.path, *_parsed(session, candidate.path)]
+        for candidate in project.rule_candidates()
+        if candidate.path not in in_table
+    ]
     return {
         "v": QUICK_VERSION,
         "root": project.root,
@@ -62,7 +64,19 @@ def build_quick_index(
             if paths
         },
         "rules": rules,
+        "unscoped": unscoped,
+        # Held files of no chain directory (user files, rules): the engine drops one that is gone.
+        "unfiled": [path for path, entry in state.loaded.items() if entry.directory is None],
         # Which rules a path may match, looked up as the engine's index does: the others cannot match.
         "lookups": table.lookups(),
         "held_bytes": sum(entry.carried for entry in state.loaded.values()),
     }
+
+
+def _parsed(session: Session, path: str) -> list[int]:
+    """The version of a rules-folder file that the session's table was built from: an edit made while
+    the index was written still sends the next touch to the engine."""
+    parsed = session.scope_cache.get(path)
+    if isinstance(parsed, list) and len(parsed) >= 2:
+        return [parsed[0], parsed[1]]
+    return file_version(path) or [0, -1]

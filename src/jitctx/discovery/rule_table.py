@@ -20,7 +20,6 @@ from typing import Any
 from jitctx.discovery.glob_index import GlobIndex, IndexedScope
 from jitctx.model import Scope
 from jitctx.project import Candidate, Project
-from jitctx.scope import literal_prefixes
 
 # path -> [mtime_ns, size, inode, patterns or None, key, dialect, regex, recovered]
 ScopeCache = dict[str, list[Any]]
@@ -30,7 +29,6 @@ ScopeCache = dict[str, list[Any]]
 class ScopedRule:
     candidate: Candidate
     scope: Scope
-    prefixes: tuple[str, ...]  # literal prefixes of its patterns; "" means "could be anywhere"
 
     @cached_property
     def pattern(self) -> re.Pattern[str]:
@@ -108,7 +106,7 @@ def build_rule_table(project: Project, cache: ScopeCache) -> RuleTable:
     key = tuple((candidate, scope.regex) for candidate, scope in scoped)
     table = _TABLES.get(key)
     if table is None or [rule.scope for rule in table] != [scope for _, scope in scoped]:
-        table = RuleTable(ScopedRule(rule, scope, literal_prefixes(scope)) for rule, scope in scoped)
+        table = RuleTable(ScopedRule(rule, scope) for rule, scope in scoped)
         if len(_TABLES) >= _MAX_TABLES:
             del _TABLES[next(iter(_TABLES))]
         _TABLES[key] = table

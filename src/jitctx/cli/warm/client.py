@@ -51,6 +51,7 @@ class _NoDaemon(Exception):
 def ask(agent: str, raw: bytes, state_dir: str, use_git: bool) -> bool:
     """True when the daemon's answer went to stdout (or stdout could not take it: then nothing more may be
     written there either); False: answer in this process."""
+    started = time.monotonic()  # the waits below count from here, connecting included
     ident = identity(state_dir, use_git)
     key = key_of(ident)
     try:
@@ -61,7 +62,7 @@ def ask(agent: str, raw: bytes, state_dir: str, use_git: bool) -> bool:
     except OSError:
         return False
     try:
-        return _exchange(connection, request_head(agent, ident, len(raw)), raw)
+        return _exchange(connection, request_head(agent, ident, len(raw)), raw, started)
     except (OSError, ValueError):
         return False
     finally:
@@ -98,8 +99,7 @@ def _connect(directory: str, key: str) -> _socket.socket:
         os.close(dir_fd)
 
 
-def _exchange(connection: _socket.socket, head: bytes, raw: bytes) -> bool:
-    started = time.monotonic()
+def _exchange(connection: _socket.socket, head: bytes, raw: bytes, started: float) -> bool:
     deadline = started + ANSWER_TIMEOUT_S
     connection.sendall(head)
     connection.sendall(raw)

@@ -20,9 +20,9 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
 WARM_DIR = "warm"
-PROTOCOL = b"JITCTX-WARM/1"
-# The variables the hook path reads (cli.state: state dir, home, user config), PATH (which git runs) and
-# those that change what git reports as changed at session start.
+PROTOCOL = b"JITCTX-WARM/2"  # 2: TAKEN before the reply
+# The variables the hook path reads (cli.state: state dir, home, user config) and PATH (which git runs);
+# with them every GIT_ variable, since git's config and repository can be set from the environment.
 ENV_NAMES = (
     "HOME",
     "JITCTX_HOME",
@@ -31,14 +31,8 @@ ENV_NAMES = (
     "XDG_STATE_HOME",
     "XDG_RUNTIME_DIR",
     "PATH",
-    "GIT_DIR",
-    "GIT_WORK_TREE",
-    "GIT_INDEX_FILE",
-    "GIT_CEILING_DIRECTORIES",
-    "GIT_CONFIG_GLOBAL",
-    "GIT_CONFIG_SYSTEM",
-    "GIT_CONFIG_NOSYSTEM",
 )
+ENV_PREFIXES = ("GIT_",)
 
 # The daemon's replies: a status line, then for OK the answer's bytes and the lines meant for stderr.
 OK = b"OK"
@@ -60,13 +54,15 @@ class NotPrivate(OSError):
 
 def identity(state_dir: str, use_git: bool, environ: Mapping[str, str] | None = None) -> bytes:
     """What makes two hook processes answer alike, as bytes: this jitctx (version, interpreter, package
-    directory), the absolute state dir, --no-git, and ENV_NAMES (`-` when unset, `=value` when set)."""
+    directory), the absolute state dir, --no-git, ENV_NAMES (`-` when unset, `=value` when set) and the
+    variables named with ENV_PREFIXES that are set."""
     import jitctx
 
     env = os.environ if environ is None else environ
     package = os.path.dirname(os.path.abspath(jitctx.__file__ or ""))
     fields = [jitctx.__version__, sys.executable, package, state_dir, "git" if use_git else "no-git"]
     fields.extend("=" + env[name] if name in env else "-" for name in ENV_NAMES)
+    fields.extend(f"{name}={env[name]}" for name in sorted(env) if name.startswith(ENV_PREFIXES))
     return b"\0".join(os.fsencode(field) for field in fields)
 
 
