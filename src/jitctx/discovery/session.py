@@ -25,6 +25,7 @@ from jitctx.discovery.boundary import is_inside, nearest_existing, relative_posi
 from jitctx.discovery.chains import Chains, chain_down, scope_path
 from jitctx.discovery.quick import unchanged, watch_list
 from jitctx.discovery.resolve import Matcher, refresh, resolve
+from jitctx.discovery.restored import may_name, readable_where_loaded, trusted_mark
 from jitctx.discovery.rule_table import RuleTable, ScopeCache, build_rule_table
 from jitctx.discovery.signals import collect_signals
 from jitctx.discovery.state import (
@@ -183,7 +184,7 @@ class Session:
         for state in self.channels.values():
             marks_of = state.scanned
             for directory, watch in marks_of.loaded().items():  # a version 2 state's inline marks
-                if self._trusted_mark(directory, watch) is None:
+                if trusted_mark(self.project, directory, watch) is None:
                     marks_of.pop(directory)
             if marks is not None:
                 marks_of.attach(self._stored_marks(marks, marks_of.marks_id))
@@ -192,57 +193,21 @@ class Session:
         return []
 
     def _may_name(self, path: str, tier: str, reason: str) -> bool:
-        """Whether a state from disk may name `path`, by the name alone: a normalised path where a file of
-        its tier and reason can be loaded from. A state file is data from disk, and nothing in it may
-        lead elsewhere."""
-        if "\0" in path or os.path.normpath(path) != path:
-            return path in self.project.managed_files
-        home = self.project.home
-        if tier in (Tier.PROJECT.value, Tier.LOCAL.value) or home is None:
-            inside = is_inside(path, self.project.root)
-        else:
-            inside = is_inside(path, home)
-        return inside or self._loads_from_anywhere(path, tier, reason)
+        return may_name(self.project, path, tier, reason)
 
     def _vouch(self, path: str, state: ChannelState) -> bool:
-        """Before a file named by a restored state is first read: True when it is where a file of its tier
-        and reason is loaded from, by its real path (a link on the way, `proj/vendor -> /elsewhere`, is
-        caught here); otherwise it leaves every channel, as if the state had never named it. The rule is
-        the one files are loaded by, or a file loaded rightly would be dropped and sent again."""
+        """Before a file named by a restored state is first read (see `restored.readable_where_loaded`);
+        one that is not leaves every channel, as if the state had never named it."""
         if path not in self._unvouched:
             return True
         self._unvouched.discard(path)
         entry = state.loaded.get(path)
-        if entry is None or path in self.project.managed_files:
-            return True
-        if self._loads_from_anywhere(os.path.realpath(path), entry.tier, entry.reason):
-            return True
-        project = self.project
-        where: str | None
-        if entry.tier in (Tier.PROJECT.value, Tier.LOCAL.value):
-            where = project.root
-        elif path in {c.path for c in [*project.user_candidates(), *project.rule_candidates()]}:
-            return True  # the user's own files and rules are read wherever their links lead
-        else:
-            where = project.home
-        if where is not None and is_inside(os.path.realpath(path), where):
+        if entry is None or readable_where_loaded(self.project, path, entry.tier, entry.reason):
             return True
         for held in self.channels.values():
             if path in held.loaded:
                 held.drop(path)
         return False
-
-    def _loads_from_anywhere(self, path: str, tier: str, reason: str) -> bool:
-        """Files loaded wherever they are: managed files, and (when the user's config allows @imports
-        outside) an imported Markdown file, as `jitctx.imports` reads them (`path`: its real path when
-        the file is about to be read)."""
-        if path in self.project.managed_files:
-            return True
-        if reason != LoadReason.INCLUDE.value or not self.project.config.allow_outside_imports:
-            return False
-        from jitctx.imports.expansion import OUTSIDE_SUFFIXES
-
-        return path.lower().endswith(OUTSIDE_SUFFIXES)
 
     def _refresh(self, path: str, state: ChannelState, work: Pass, trigger: str) -> None:
         if self._vouch(path, state):
@@ -250,29 +215,9 @@ class Session:
 
     def _stored_marks(self, marks: MarkReader, marks_id: str) -> Callable[[str], Watch | None]:
         def read(directory: str) -> Watch | None:
-            return self._trusted_mark(directory, marks(marks_id, directory))
+            return trusted_mark(self.project, directory, marks(marks_id, directory))
 
         return read
-
-    def _trusted_mark(self, directory: str, watch: object) -> Watch | None:
-        """A mark from disk, if it may be: of a directory inside the project, naming that directory and
-        its own listing paths only, as [path, mtime_ns, size] entries. Any other is no mark at all: the
-        directory is simply looked at again."""
-        if not isinstance(watch, list) or not watch:
-            return None
-        if "\0" in directory or not is_inside(directory, self.project.root):
-            return None
-        expected = set(self.project.listing_paths(directory))
-        for entry in watch:
-            if not (
-                isinstance(entry, list)
-                and len(entry) == 3
-                and entry[0] in expected
-                and type(entry[1]) is int
-                and type(entry[2]) is int
-            ):
-                return None
-        return watch if watch[0][0] == directory else None
 
     def quick_index(self, channel: str = "main", marks_folder: str | None = None) -> dict[str, object]:
         """What `jitctx.discovery.quick` needs to prove, without this engine, that a touch loads nothing
