@@ -74,18 +74,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     given = None if args.state_dir is None else str(args.state_dir)
-    if args.serve_warm:
-        from jitctx.cli.warm.server import serve_warm
-
-        return serve_warm(args.agent, given, use_git=not args.no_git)
-    if args.warm:
-        raw = _read_stdin()
-        if _ask_warm(args.agent, raw, given, not args.no_git):
-            return 0
-        import io
-
-        return serve(args.agent, state_dir=args.state_dir, use_git=not args.no_git, stdin=io.BytesIO(raw))
-    return serve(args.agent, state_dir=args.state_dir, use_git=not args.no_git)
+    return answer(args.agent, given, use_git=not args.no_git, warm=args.warm, serve_warm=args.serve_warm)
 
 
 def serve(
@@ -174,7 +163,12 @@ def answer_bytes(result: dict[str, Any]) -> bytes:
 
 def _emit(result: dict[str, Any], stdout: Any) -> None:
     """Write and flush one answer; raises OSError or ValueError when it could not be written."""
-    data = answer_bytes(result)
+    write_answer(answer_bytes(result), stdout)
+
+
+def write_answer(data: bytes, stdout: Any = None) -> None:
+    """Write and flush an answer's bytes to `stdout` (a text stream), else to this process's stdout;
+    raises OSError or ValueError when they could not be written."""
     if stdout is not None:
         stdout.write(data.decode("utf-8"))
         stdout.flush()
@@ -192,13 +186,6 @@ def _emit(result: dict[str, Any], stdout: Any) -> None:
         except (OSError, ValueError):
             pass
         raise
-
-
-def _read_stdin() -> bytes:
-    try:
-        return sys.stdin.buffer.read(MAX_INPUT + 1)  # serve() refuses more; no need to read it all
-    except (OSError, ValueError):
-        return b""
 
 
 def _ask_warm(agent: str, raw: bytes, state: str | None, use_git: bool) -> bool:
@@ -242,28 +229,39 @@ def fast_main(argv: Sequence[str]) -> int | None:
             state = option.split("=", 1)[1]
         else:
             return None
+    return answer(argv[0], state, use_git=use_git, warm=warm, serve_warm=serve_warm)
+
+
+def answer(
+    agent: str, state: str | None, *, use_git: bool, warm: bool = False, serve_warm: bool = False
+) -> int:
+    """Answer the event on stdin: through the warm daemon (--warm), else the fast lane, else the engine;
+    or, with --serve-warm, be the daemon. Both command lines (`fast_main`, argparse's `run`) end here."""
     if serve_warm:
         from jitctx.cli.warm.server import serve_warm as run_daemon
 
-        return run_daemon(argv[0], state, use_git)
-    raw = _read_stdin()
-    if warm and _ask_warm(argv[0], raw, state, use_git):
+        return run_daemon(agent, state, use_git)
+    try:
+        raw = sys.stdin.buffer.read(MAX_INPUT + 1)  # serve() refuses more; no need to read it all
+    except (OSError, ValueError):
+        raw = None  # serve() reads again, and says why it cannot
+    if raw is not None and warm and _ask_warm(agent, raw, state, use_git):
         return 0
     try:
-        if len(raw) > MAX_INPUT:
+        if raw is None or len(raw) > MAX_INPUT:
             raise ValueError("too large for the fast lane")
         from jitctx.cli.state import state_dir_path
 
         chosen = state if state is not None else state_dir_path()
         from jitctx.adapters.quick_hook import try_quick
 
-        if try_quick(argv[0], raw, chosen):
+        if try_quick(agent, raw, chosen):
             _write({}, None)
             return 0
     except Exception:  # the fast lane is an optimisation: any surprise goes to the engine, which logs it
         pass
-    import io
+    import io  # the engine's path only: pathlib alone would cost the fast lane milliseconds
     from pathlib import Path
 
     given = Path(state) if state is not None else None
-    return serve(argv[0], state_dir=given, use_git=use_git, stdin=io.BytesIO(raw))
+    return serve(agent, state_dir=given, use_git=use_git, stdin=None if raw is None else io.BytesIO(raw))

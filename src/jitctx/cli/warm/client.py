@@ -140,21 +140,15 @@ def _exchange(connection: _socket.socket, head: bytes, raw: bytes, started: floa
 
 
 def _write_stdout(data: bytes) -> bool:
-    """Write and flush the answer as cli.cmd_hook does; False when stdout is closed or gone."""
-    stream = sys.stdout
-    if stream is None:
-        return False
+    """Write and flush the answer as the hook does (cli.cmd_hook, loaded already); False when stdout is
+    closed or gone."""
+    from jitctx.cli.cmd_hook import write_answer
+
     try:
-        stream.buffer.write(data)
-        stream.flush()
-        return True
+        write_answer(data)
     except (OSError, ValueError):
-        # The reader is gone: point stdout at /dev/null so that the flush at exit does not complain too.
-        try:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
-        except (OSError, ValueError):
-            pass
         return False
+    return True
 
 
 def start_daemon(agent: str, state_dir: str, use_git: bool, key: str) -> None:
