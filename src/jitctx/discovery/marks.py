@@ -85,12 +85,6 @@ class ScannedMarks:
     def __contains__(self, directory: object) -> bool:
         return isinstance(directory, str) and self.get(directory) is not None
 
-    def __getitem__(self, directory: str) -> Watch:
-        watch = self.get(directory)
-        if watch is None:
-            raise KeyError(directory)
-        return watch
-
     def __setitem__(self, directory: str, watch: Watch) -> None:
         self._known[directory] = watch
         self.changed.add(directory)
