@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from jitctx.errors import UsageError
@@ -46,9 +47,10 @@ class Profile:
     managed_files: tuple[str, ...] = ()  # absolute
     scope_keys: tuple[str, ...] = ()
     max_bytes: int = 64 * KIB
-    # "jitctx": drop the broadest files first, cut the most specific; "codex": root first, cut, drop the rest
+    # "jitctx": drop the broadest files first, cut the most specific; "root-first" (Codex's): keep from the
+    # root down, cut the file that crosses the limit, drop the rest
     truncation: str = "jitctx"
-    render: str = "plain"  # "claude", "codex", "plain" or "dsh"
+    render: str = "plain"  # "claude", "agents-md", "plain" or "dsh" (assemble.render.STYLES)
     glob_dialect: str = "bun"  # "bun", "gitignore" or "copilot"
     imports: bool = True
     # Per directory, only the first existing candidate counts (Codex: AGENTS.override.md wins over AGENTS.md).
@@ -61,6 +63,10 @@ class Profile:
     # A scope in a nested CLAUDE.md is jitctx's own feature; Claude Code honours `paths:` only in rules
     # folders (the real client, tests/e2e).
     unscoped_files: tuple[str, ...] = ()
+    # Agent Skills folders the agent reads (root-relative), and the tool through which it runs a skill
+    # (its hook events show each use; "" when none is seen).
+    skill_dirs: tuple[str, ...] = (".claude/skills", ".agents/skills", ".gemini/skills")
+    skill_tool: str = ""
 
     def ignores_scope(self, path: str, from_rules_dir: bool) -> bool:
         """Does this agent load the file at `path` whatever scope its frontmatter declares?"""
@@ -70,9 +76,8 @@ class Profile:
         return any(posix == name or posix.endswith("/" + name) for name in self.unscoped_files)
 
 
-# Claude Code's own directory files: it loads them whatever a `paths:` in their frontmatter says.
-CLAUDE_OWN_FILES = ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md")
-_CLAUDE_MANAGED = ("/etc/claude-code/CLAUDE.md", "/Library/Application Support/ClaudeCode/CLAUDE.md")
+# The managed (organisation-wide) CLAUDE.md places.
+MANAGED_FILES = ("/etc/claude-code/CLAUDE.md", "/Library/Application Support/ClaudeCode/CLAUDE.md")
 SCOPE_KEYS = ("paths", "globs", "applyTo", "fileMatchPattern")
 
 CLAUDE_RULES = RulesDir(".claude/rules", ".md", nested=True)
@@ -80,7 +85,7 @@ CURSOR_RULES = RulesDir(".cursor/rules", ".mdc", nested=True)
 COPILOT_RULES = RulesDir(".github/instructions", ".instructions.md")
 KIRO_RULES = RulesDir(".kiro/steering", ".md")
 
-PROFILES: dict[str, Profile] = {
+FORMAT_PROFILES: dict[str, Profile] = {
     p.name: p
     for p in (
         Profile(
@@ -100,39 +105,8 @@ PROFILES: dict[str, Profile] = {
             rules_dirs=(CLAUDE_RULES, CURSOR_RULES, COPILOT_RULES, KIRO_RULES),
             user_files=(".claude/CLAUDE.md", ".codex/AGENTS.md", ".gemini/GEMINI.md"),
             user_rules_dirs=(CLAUDE_RULES,),
-            managed_files=_CLAUDE_MANAGED,
+            managed_files=MANAGED_FILES,
             scope_keys=SCOPE_KEYS,
-        ),
-        Profile(
-            name="claude-code",
-            summary="Claude Code: CLAUDE.md chain, .claude/rules, CLAUDE.local.md",
-            dir_files=("CLAUDE.md", ".claude/CLAUDE.md"),
-            # Since Claude Code 2.1.277; the real client, run against a scripted model, confirms that a
-            # CLAUDE.md anywhere on the cwd chain keeps every AGENTS.md out (tests/e2e).
-            fallback_files=(("AGENTS.md", "CLAUDE.md"),),
-            local_files=("CLAUDE.local.md",),
-            rules_dirs=(CLAUDE_RULES,),
-            user_files=(".claude/CLAUDE.md",),
-            user_rules_dirs=(CLAUDE_RULES,),
-            managed_files=_CLAUDE_MANAGED,
-            scope_keys=("paths",),
-            render="claude",
-            glob_dialect="gitignore",
-            native_files=("CLAUDE.md", ".claude/CLAUDE.md", "AGENTS.md", "CLAUDE.local.md"),
-            unscoped_files=CLAUDE_OWN_FILES,
-        ),
-        Profile(
-            name="codex",
-            summary="Codex: AGENTS.override.md > AGENTS.md per directory, root to cwd, 32 KiB",
-            dir_files=("AGENTS.override.md", "AGENTS.md"),
-            user_files=(".codex/AGENTS.override.md", ".codex/AGENTS.md"),
-            max_bytes=32 * KIB,
-            truncation="codex",
-            render="codex",
-            imports=False,
-            first_match_per_dir=True,
-            native_jit=False,
-            native_files=("AGENTS.override.md", "AGENTS.md"),
         ),
         Profile(
             name="dsh",
@@ -141,13 +115,6 @@ PROFILES: dict[str, Profile] = {
             render="dsh",
             imports=False,
             native_files=("AGENTS.md",),
-        ),
-        Profile(
-            name="gemini",
-            summary="Gemini CLI: GEMINI.md hierarchy bounded by .git",
-            dir_files=("GEMINI.md",),
-            user_files=(".gemini/GEMINI.md",),
-            native_files=("GEMINI.md",),
         ),
         Profile(
             name="cursor",
@@ -174,7 +141,53 @@ PROFILES: dict[str, Profile] = {
 DEFAULT_PROFILE = "jitctx"
 
 
+class _AllProfiles(Mapping[str, Profile]):
+    """The format profiles above, then one per live client. A live client declares its profile in its
+    own folder (jitctx.clients); the registry is imported by name only when a lookup needs it, so this
+    module names no client and the core imports none."""
+
+    def __init__(self) -> None:
+        self._all: dict[str, Profile] | None = None
+        self._aliases: dict[str, str] = {}
+
+    def _load(self) -> dict[str, Profile]:
+        if self._all is None:
+            import importlib
+
+            registry = importlib.import_module("jitctx.clients.all_clients")
+            # The default first, then the live clients, then the other formats.
+            merged = {DEFAULT_PROFILE: FORMAT_PROFILES[DEFAULT_PROFILE]}
+            for client in registry.every():
+                merged[client.name] = client.profile()
+                self._aliases.update(dict.fromkeys(client.aliases, client.name))
+            self._all = {**merged, **FORMAT_PROFILES}
+        return self._all
+
+    def __getitem__(self, name: str) -> Profile:
+        profiles = self._load()
+        return profiles[self._aliases.get(name, name)]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._load())
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._load() or name in self._aliases
+
+    def aliases(self) -> dict[str, str]:
+        self._load()
+        return dict(self._aliases)
+
+
+PROFILES = _AllProfiles()
+
+
 def get_profile(name: str) -> Profile:
+    profile = FORMAT_PROFILES.get(name)
+    if profile is not None:
+        return profile  # no client module is imported for a format profile
     try:
         return PROFILES[name]
     except KeyError:

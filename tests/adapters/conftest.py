@@ -107,11 +107,11 @@ def answers() -> type[Answers]:
 @pytest.fixture
 def call_hook(hook_env: dict[str, str], tmp_path: Path) -> Callable[..., dict[str, Any]]:
     """The hook in-process: `call_hook("claude-code", payload_dict)` -> answer."""
-    from jitctx.adapters import claude_code, codex
-    from jitctx.adapters.common import HookEnv, run_hook
+    from jitctx.hook.engine import HookEnv
+    from jitctx.hook.pipeline import run_hook
 
     def call(agent: str, event: dict[str, Any] | str, **env: Any) -> dict[str, Any]:
-        host = codex.HOST if agent == "codex" else claude_code.HOST
+        host = agent
         settings = {"state_dir": tmp_path / "state", "home": str(tmp_path / "home"), **env}
         raw = event if isinstance(event, str) else json.dumps(event)
         return run_hook(host, raw, HookEnv(**settings))
@@ -119,7 +119,7 @@ def call_hook(hook_env: dict[str, str], tmp_path: Path) -> Callable[..., dict[st
     return call
 
 
-# Claude Code releases whose own nested loading differs (jitctx.adapters.claude_release): the older loads
+# Claude Code releases whose own nested loading differs (jitctx.clients.claude_code.release): the older loads
 # nested files and scoped rules only after its Read tool, the newer also after Write, Edit, `@path` and
 # one-file shell reads.
 OLD_RELEASE = "2.1.197"

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from jitctx.adapters.claude_release import shell_read_by_client, tool_loads_nested, wide
-from jitctx.adapters.claude_transcript import TAIL_BYTES, forked_from, release_of
+from jitctx.clients.claude_code.release import shell_read_by_client, tool_loads_nested, wide
+from jitctx.clients.claude_code.transcript import TAIL_BYTES, forked_from, release_of
 
 OLD = (2, 1, 197)
 WIDE = (2, 1, 332)

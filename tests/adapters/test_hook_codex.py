@@ -7,7 +7,9 @@ from typing import Any
 
 import pytest
 
-from jitctx.adapters import claude_code, codex
+from jitctx.clients.claude_code import hooks as claude_code
+from jitctx.clients.codex import CLIENT as CODEX
+from jitctx.clients.codex import hooks as codex
 from jitctx.touched import affected_paths
 from jitctx.touched.tools import REGISTRY
 
@@ -27,7 +29,7 @@ PATCH = "*** Begin Patch\n*** Add File: svc/b/new.py\n+x = 1\n*** End Patch\n"
 def test_codex_tool_names_reach_the_registry(
     tool_name: str, tool_input: dict[str, Any], paths: tuple[str, ...]
 ) -> None:
-    assert affected_paths(*codex.map_tool(tool_name, tool_input)) == paths
+    assert affected_paths(*CODEX.map_tool(tool_name, tool_input)) == paths
 
 
 def test_every_tool_in_the_installed_matchers_has_a_declaration() -> None:
@@ -38,7 +40,7 @@ def test_every_tool_in_the_installed_matchers_has_a_declaration() -> None:
     codex_matcher = next(e for e in codex.ENTRIES if e.event == "PostToolUse").matcher
     assert codex_matcher is not None
     for name in codex_matcher.split("|"):
-        assert codex.map_tool(name, {"command": "x"})[0] in REGISTRY
+        assert CODEX.map_tool(name, {"command": "x"})[0] in REGISTRY
 
 
 @pytest.fixture

@@ -9,9 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jitctx.adapters.context import CONTEXT_LIMIT, fit_context, mentions, render_block, why
-from jitctx.adapters.native import HostFiles
-from jitctx.adapters.touches import Touched
+from jitctx.clients.base import Follower
+from jitctx.clients.claude_code import ClaudeFollower
+from jitctx.hook.context import CONTEXT_LIMIT, fit_context, mentions, render_block, why
+from jitctx.hook.host_files import HostFiles
+from jitctx.hook.touches import Touched
 from jitctx.model import InstructionFile, Load, LoadReason, Scope, Tier
 from jitctx.profiles import get_profile
 
@@ -154,7 +156,9 @@ def native_row(
 ) -> bool:
     root = HOME if tier is Tier.USER else ROOT
     the_load = load(display, root=root, tier=tier, scoped=scoped)
-    return host(agent, cwd).native(the_load, tool, set())
+    # A row names the call: "Read" stands for a call the host follows itself, any other tool for one it
+    # does not, None for session start.
+    return host(agent, cwd).native(the_load, None if tool is None else tool == "Read", set())
 
 
 @pytest.mark.parametrize(
@@ -227,12 +231,12 @@ def test_which_calls_a_claude_code_release_follows_as_reads(
     for version, expected in (("2.1.197", old), ("2.1.332", wide), (None, wide)):
         transcript = tmp_path / f"t-{version}.jsonl"
         transcript.write_text(json.dumps({"version": version}) + "\n" if version else "{}\n")
-        touched = Touched(True, str(transcript), str(tmp_path))
+        touched = Touched(ClaudeFollower(str(transcript)), str(transcript), str(tmp_path))
         touched.add_call(tool, tool_input)
-        assert list(touched.tools.values()) == [expected], version  # None: unknown, the newest
-    codex = Touched(False, None, str(tmp_path))
+        assert list(touched.followed.values()) == [expected == "Read"], version  # None: unknown, newest
+    codex = Touched(Follower(), None, str(tmp_path))
     codex.add_call(tool, tool_input)
-    assert list(codex.tools.values()) == [tool]  # no other host follows anything
+    assert list(codex.followed.values()) == [False]  # a client without a follower follows nothing
 
 
 def test_user_files_follow_the_host() -> None:
@@ -274,7 +278,7 @@ def test_agents_md_is_the_hosts_only_in_a_project_without_claude_md(tmp_path: Pa
 
     def native(display: str, tool: str | None) -> bool:
         claude = HostFiles(get_profile("claude-code"), str(root), str(root), None)
-        return claude.native(load(display, root=str(root)), tool, set())
+        return claude.native(load(display, root=str(root)), None if tool is None else tool == "Read", set())
 
     assert native("AGENTS.md", None) is True  # no CLAUDE.md anywhere: Claude Code reads AGENTS.md
     assert native("src/AGENTS.md", "Read") is True

@@ -12,7 +12,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jitctx.adapters.context import CONTEXT_LIMIT, dropped_notes, fit_context, fit_with_notes
+from jitctx.hook.context import CONTEXT_LIMIT, dropped_notes, fit_context, fit_with_notes
 from jitctx.model import InstructionFile, Load, LoadReason, Tier
 
 ROOT = "/repo"

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from jitctx.adapters import claude_code
-from jitctx.adapters.common import Answer, HookEnv, run_hook
+from jitctx.hook.engine import Answer, HookEnv
+from jitctx.hook.pipeline import run_hook
 
 PACKAGES = 20
 TREE: dict[str, str] = {".git/HEAD": "x\n", "CLAUDE.md": "# root\n"}
@@ -46,19 +46,19 @@ def test_an_answer_that_could_not_be_written_is_sent_again(
     def broken(_: Answer) -> None:
         raise BrokenPipeError("the agent closed the pipe")
 
-    run_hook(claude_code.HOST, event, env, deliver=broken)
+    run_hook("claude-code", event, env, deliver=broken)
     written: list[Answer] = []
-    run_hook(claude_code.HOST, event, env, deliver=written.append)
+    run_hook("claude-code", event, env, deliver=written.append)
     assert [answers.sent(a) for a in written] == [["pkg1/AGENTS.md"]]
     again: list[Answer] = []
-    run_hook(claude_code.HOST, event, env, deliver=again.append)
+    run_hook("claude-code", event, env, deliver=again.append)
     assert again == [{}]  # delivered once, recorded once
 
 
 def test_every_answer_goes_through_deliver_once(tmp_path: Path) -> None:
     env = HookEnv(state_dir=tmp_path / "state", home=None, use_git=False)
     seen: list[Answer] = []
-    assert run_hook(claude_code.HOST, "not json", env, deliver=seen.append) == {}
+    assert run_hook("claude-code", "not json", env, deliver=seen.append) == {}
     assert seen == [{}]
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from jitctx.adapters.quick_hook import try_quick
+from jitctx.hook.fast_lane import try_quick
 from tests.conftest import EXAMPLE, git_init, settle
 
 
@@ -158,7 +158,7 @@ def test_both_lanes_record_what_the_context_carries_as_a_session_counts_it(
 
 
 def test_many_files_gone_at_once_are_counted_not_listed() -> None:
-    from jitctx.adapters.context import dropped_notes, fit_with_notes
+    from jitctx.hook.context import dropped_notes, fit_with_notes
 
     notes = dropped_notes([f"pkg{n}/AGENTS.md" for n in range(120)])
     assert len(notes) == 11 and "110 more instruction files left this session" in notes[-1]

@@ -3,7 +3,7 @@ as the hook process would; whenever it cannot, the hook answers itself, and a fi
 did not confirm is sent again.
 
 Each hook runs as a real process with `-X importtime`, so a test can tell who answered: a hook that the
-daemon answered never imports the engine (`jitctx.adapters.common`)."""
+daemon answered never imports the engine (`jitctx.hook.engine`)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from jitctx.cli.warm.place import identity, key_of, request_head
 from jitctx.cli.warm.server import CodeVersions
 from tests.conftest import EXAMPLE, git_init, settle
 
-ENGINE = "jitctx.adapters.common"
+ENGINE = "jitctx.hook.pipeline"  # imported only by a hook process that answers itself
 LINUX = sys.platform.startswith("linux")
 
 
@@ -107,6 +107,20 @@ def daemon_pid(env: dict[str, str], use_git: bool = True) -> int:
     directory = warm_dir(env)
     wait_for(lambda: (directory / f"{name}.sock").exists() and (directory / f"{name}.pid").exists())
     return int((directory / f"{name}.pid").read_text())
+
+
+def listening(path: Path) -> bool:
+    """Does a process accept connections on the unix socket at `path` (not a stale file)?"""
+    import socket
+
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        probe.connect(str(path))
+    except OSError:
+        return False
+    finally:
+        probe.close()
+    return True
 
 
 def alive(pid: int) -> bool:
@@ -239,7 +253,8 @@ def test_a_killed_daemon_is_answered_for_then_replaced(project: Path, warm_env: 
     pid = start_daemon(warm_env, project)
     os.kill(pid, signal.SIGKILL)
     wait_for(lambda: not alive(pid))
-    assert (warm_dir(warm_env) / f"{key(warm_env)}.sock").exists()  # left behind: connecting is refused
+    stale = warm_dir(warm_env) / f"{key(warm_env)}.sock"
+    assert stale.exists()  # left behind: connecting is refused
     after = hook("claude-code", shell_read(project, "src/api/users.ts"), warm_env)
     assert after.engine and "src/api/AGENTS.md" in context(after)
     # A daemon was started less than 30 s ago: not again on every call.
@@ -248,6 +263,8 @@ def test_a_killed_daemon_is_answered_for_then_replaced(project: Path, warm_env: 
     os.utime(marker, (time.time() - 60, time.time() - 60))
     hook("claude-code", nothing(project), warm_env)
     wait_for(lambda: (warm_dir(warm_env) / f"{key(warm_env)}.pid").read_text().strip() != str(pid))
+    # The new daemon writes its pid before it replaces the stale socket with its own.
+    wait_for(lambda: listening(stale))
     replaced = daemon_pid(warm_env)
     again = hook("claude-code", shell_read(project, "src/api/users.ts"), warm_env)
     assert (again.answer, again.engine, alive(replaced)) == ({}, False, True)

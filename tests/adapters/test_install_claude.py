@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from jitctx.adapters import claude_code
 from jitctx.cli.main import main
+from jitctx.clients.claude_code import hooks as claude_code
 
 UNRELATED = {
     "$schema": "https://json.schemastore.org/claude-code-settings.json",

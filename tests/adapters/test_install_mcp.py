@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from jitctx.adapters import claude_code
-from jitctx.adapters.mcp_hook import HOOK_FIELDS, hook_payload, is_jitctx_server, server_spec
 from jitctx.cli.main import main
+from jitctx.clients.claude_code import hooks as claude_code
+from jitctx.clients.mcp_transport import HOOK_FIELDS, hook_payload, is_jitctx_server, server_spec
 
 
 @pytest.fixture
@@ -204,7 +204,7 @@ def test_user_scope_registers_the_server_in_claude_json(
     ],
 )
 def test_the_server_runs_the_hooks_program(command: str, spec: dict[str, Any]) -> None:
-    assert server_spec(command) == spec and is_jitctx_server(spec)
+    assert server_spec(command, "claude-code") == spec and is_jitctx_server(spec)
 
 
 def test_is_jitctx_server_recognises_only_jitctx() -> None:

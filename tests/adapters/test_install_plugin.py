@@ -13,7 +13,8 @@ import time
 from pathlib import Path
 
 from jitctx import __version__
-from jitctx.adapters import claude_code, codex
+from jitctx.clients.claude_code import hooks as claude_code
+from jitctx.clients.codex import hooks as codex
 from tests.conftest import REPO
 
 PLUGIN = REPO / "plugin"

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from jitctx.adapters.claude_code import ENTRIES
-from jitctx.adapters.settings import (
+from jitctx.clients.claude_code.hooks import ENTRIES
+from jitctx.clients.settings_file import (
     SettingsError,
     diff,
     dump,

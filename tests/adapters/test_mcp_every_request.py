@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from jitctx.adapters.mcp_server import McpTools, clean_line
 from jitctx.discovery.session import Session
+from jitctx.hook.mcp_server import McpTools, clean_line
 from jitctx.project import Project
 from tests.conftest import git
 

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from jitctx.adapters.mcp_server import MAX_PATHS, McpTools, ToolAnswer
 from jitctx.discovery.explain import explain
+from jitctx.hook.mcp_server import MAX_PATHS, McpTools, ToolAnswer
 from jitctx.project import Project
 from jitctx.reports.explain import to_json, to_text
 from jitctx.telemetry.scan import stats_from_log
@@ -248,7 +248,7 @@ def test_a_hook_answer_past_the_deadline_is_not_counted_as_sent(
     example_copy: Path, state: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Past the mcp_tool hook's timeout Claude Code has dropped the call: the files go out again next time."""
-    from jitctx.adapters import mcp_server
+    from jitctx.hook import mcp_server
 
     tools = McpTools(Project(example_copy), cwd=str(example_copy), state_dir=state, use_git=False)
     fields = _hook_fields(example_copy, "late", "nl -ba src/api/users.ts")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from jitctx.adapters.skill_use import skill_path, skills_used
+from jitctx.clients.claude_code.skill_use import skill_path, skills_used
 from tests.adapters.events import hook_event as event
 
 TREE: dict[str, str] = {
@@ -123,7 +123,7 @@ def test_codex_records_no_skill(project: Path, call_hook: Any, tmp_path: Path) -
 def test_a_failure_to_record_never_changes_the_answer(
     project: Path, call_hook: Any, answers: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from jitctx.adapters import skill_use
+    from jitctx.clients.claude_code import skill_use
 
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("disk on fire")
@@ -136,12 +136,12 @@ def test_a_failure_to_record_never_changes_the_answer(
     monkeypatch.setattr(skill_use, "skill_records", broken)
     answer = call_hook("claude-code", event(project, "broken", "PostToolBatch", tool_calls=batch))
     assert answers.sent(answer) == answers.sent(expected) != []
-    assert "skill use not recorded: RuntimeError('disk on fire')" in (tmp_path / "state/hook.log").read_text()
+    assert "tool use not recorded: RuntimeError('disk on fire')" in (tmp_path / "state/hook.log").read_text()
 
 
 def test_the_fast_lane_leaves_skill_calls_to_the_engine(project: Path, tmp_path: Path) -> None:
     """A Skill call touches no path, which the fast lane would answer alone, recording nothing."""
-    from jitctx.adapters.quick_hook import try_quick
+    from jitctx.hook.fast_lane import try_quick
 
     data = event(project, "q", "PostToolUse", **call("Skill", skill="commit"))
     assert try_quick("claude-code", json.dumps(data).encode(), str(tmp_path / "state")) is False

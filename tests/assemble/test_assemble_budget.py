@@ -152,7 +152,7 @@ def test_instruction_files_are_accepted_directly() -> None:
 
 def test_fit_profile_takes_limit_mode_and_style_from_the_profile() -> None:
     result = fit_profile([("AGENTS.md", "x" * 40_000)], get_profile("codex"))
-    assert (result.limit, result.mode, result.style) == (32 * KIB, "codex", "codex")
+    assert (result.limit, result.mode, result.style) == (32 * KIB, "root-first", "agents-md")
     assert result.files[0].bytes_kept == 32 * KIB
     assert fit_profile([("AGENTS.md", "x")], get_profile("jitctx"), limit=5).limit == 5
 
@@ -187,7 +187,7 @@ files_strategy = st.lists(
 @given(
     files=files_strategy,
     limit=st.integers(min_value=0, max_value=1500),
-    style=st.sampled_from(["plain", "dsh", "claude", "codex"]),
+    style=st.sampled_from(["plain", "dsh", "claude", "agents-md"]),
 )
 def test_the_rendered_payload_never_exceeds_the_budget(
     files: list[tuple[str, str]], limit: int, style: str

@@ -16,7 +16,7 @@ from jitctx.model import Tier
 
 
 def codex(files: list[tuple[str, str]] | list[RenderItem], limit: int) -> list[tuple[str, int, int, int]]:
-    result = fit_budget(files, limit, mode="codex", style="codex")
+    result = fit_budget(files, limit, mode="root-first", style="agents-md")
     return [(f.status, f.bytes_kept, f.bytes_lost, f.chars_lost) for f in result.files]
 
 
@@ -43,8 +43,8 @@ def test_concatenation_matches_codex_root_then_cwd() -> None:
     result = fit_budget(
         [("AGENTS.md", "root doc"), ("workspace/crate_a/AGENTS.md", "crate doc")],
         4096,
-        mode="codex",
-        style="codex",
+        mode="root-first",
+        style="agents-md",
     )
     assert result.payload == (
         "# AGENTS.md instructions for workspace/crate_a\n\n"
@@ -55,7 +55,7 @@ def test_concatenation_matches_codex_root_then_cwd() -> None:
 
 
 def test_a_cut_inside_a_character_arrives_as_a_replacement_character() -> None:
-    result = fit_budget([("AGENTS.md", "ab汉字")], 4, mode="codex", style="codex")
+    result = fit_budget([("AGENTS.md", "ab汉字")], 4, mode="root-first", style="agents-md")
     (cut,) = result.files
     assert (cut.status, cut.bytes_kept, cut.bytes_lost, cut.chars_lost) == ("truncated", 4, 4, 2)
     assert cut.text == "ab\ufffd"
@@ -75,7 +75,7 @@ def test_a_head_that_is_only_whitespace_is_skipped_and_the_next_file_gets_the_bu
 
 def test_user_level_files_are_outside_the_project_budget() -> None:
     files = [RenderItem("~/.codex/AGENTS.md", "u" * 50, Tier.USER), RenderItem("AGENTS.md", "p" * 50)]
-    result = fit_budget(files, 20, mode="codex", style="codex")
+    result = fit_budget(files, 20, mode="root-first", style="agents-md")
     assert [(f.status, f.bytes_kept) for f in result.files] == [("kept", 50), ("truncated", 20)]
     assert result.counted_bytes == 20
     assert "u" * 50 + "\n\n--- project-doc ---\n\n" + "p" * 20 in result.payload
@@ -88,7 +88,7 @@ def test_user_level_files_are_outside_the_project_budget() -> None:
 )
 def test_codex_counted_bytes_never_exceed_the_limit(files: list[str], limit: int) -> None:
     items = [(f"{'d/' * i}AGENTS.md", text) for i, text in enumerate(files)]
-    result = fit_budget(items, limit, mode="codex", style="codex")
+    result = fit_budget(items, limit, mode="root-first", style="agents-md")
     assert result.counted_bytes <= limit
     statuses = [f.status for f in result.files]
     assert statuses.count("truncated") <= 1

@@ -35,7 +35,7 @@ def test_every_profile_names_a_known_style() -> None:
     [
         ("plain", "Instructions from: src/ui/CLAUDE.md\n\nUse tabs."),
         ("claude", "Contents of src/ui/CLAUDE.md:\n\nUse tabs."),  # Claude Code's nested (JIT) memory form
-        ("codex", "# AGENTS.md instructions for src/ui\n\n<INSTRUCTIONS>\nUse tabs.\n</INSTRUCTIONS>"),
+        ("agents-md", "# AGENTS.md instructions for src/ui\n\n<INSTRUCTIONS>\nUse tabs.\n</INSTRUCTIONS>"),
         ("dsh", "Instructions from: src/ui/CLAUDE.md\n\nUse tabs."),
     ],
 )
@@ -61,10 +61,10 @@ def test_claude_payload_is_the_memory_section_in_a_system_reminder() -> None:
 
 def test_codex_payload_is_one_fragment_naming_the_most_specific_directory() -> None:
     items = [RenderItem("AGENTS.md", "root"), RenderItem("pkg/AGENTS.md", "pkg")]
-    assert render_payload(items, "codex") == (
+    assert render_payload(items, "agents-md") == (
         "# AGENTS.md instructions for pkg\n\n<INSTRUCTIONS>\nroot\n\npkg\n</INSTRUCTIONS>"
     )
-    assert render_payload([RenderItem("AGENTS.md", "x")], "codex").startswith(
+    assert render_payload([RenderItem("AGENTS.md", "x")], "agents-md").startswith(
         "# AGENTS.md instructions for .\n"
     )
 
@@ -82,7 +82,7 @@ def test_dsh_payload_frame_intro_and_header() -> None:
         ("dsh", "AGENTS.md", 304),
         ("dsh", "packages/web/AGENTS.md", 317),  # a longer path costs more: 13 more characters
         ("plain", "AGENTS.md", 30),
-        ("codex", "AGENTS.md", 63),
+        ("agents-md", "AGENTS.md", 63),
         ("claude", "CLAUDE.md", 306),
     ],
 )

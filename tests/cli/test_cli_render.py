@@ -60,7 +60,7 @@ def test_codex_budget_cuts_and_reports(capsys: pytest.CaptureFixture[str], tmp_p
     assert cut[0]["bytes_kept"] + cut[0]["bytes_lost"] == cut[0]["bytes"]
     assert main(["explain", str(root / "src/a.ts"), "--agent", "codex", "--no-git"]) == 0
     out = capsys.readouterr().out
-    assert "budget (codex)" in out and "truncated" in out
+    assert "budget (root-first)" in out and "truncated" in out
 
 
 def test_after_compaction_resends_what_the_host_drops(tmp_path: Path) -> None:

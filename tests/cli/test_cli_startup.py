@@ -142,7 +142,7 @@ def test_example_is_where_the_readme_says() -> None:
 def test_profiles_lists_every_profile(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["profiles", "--json"]) == 0
     names = [p["name"] for p in json.loads(capsys.readouterr().out)["profiles"]]
-    assert names == ["jitctx", "claude-code", "codex", "dsh", "gemini", "cursor", "copilot"]
+    assert names == ["jitctx", "claude-code", "codex", "gemini-cli", "dsh", "cursor", "copilot"]
     assert main(["profiles"]) == 0
     assert "AGENTS.override.md" in capsys.readouterr().out
 

@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 
-from jitctx.cli import cmd_doctor
-from jitctx.cli.doctor_checks import Handler, codex_hash, codex_trust, hook_log_check
+from jitctx.clients import doctor_kit
 from jitctx.cli.main import main
+from jitctx.clients.checks import Handler, hook_log_check
+from jitctx.clients.codex.trust import codex_hash, codex_trust
 
 
 @pytest.fixture
@@ -188,7 +189,7 @@ def test_a_slow_client_is_cut_short(
     env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     program(tmp_path / "bin" / "codex", "exec sleep 30")
-    monkeypatch.setattr(cmd_doctor, "VERSION_TIMEOUT_S", 0.3)
+    monkeypatch.setattr(doctor_kit, "VERSION_TIMEOUT_S", 0.3)
     assert main(["install", "claude-code"]) == 0
     capsys.readouterr()
     started = time.monotonic()
@@ -265,7 +266,8 @@ def test_codex_hooks_run_only_once_trusted(
     assert "/hooks" in trust["fix"] and "SessionStart untrusted" in trust["detail"]
 
     # What Codex writes when the user trusts the hooks in /hooks
-    from jitctx.cli.doctor_checks import codex_key, our_handlers
+    from jitctx.clients.checks import our_handlers
+    from jitctx.clients.codex.trust import codex_key
 
     hooks_json = codex_home / "hooks.json"
     lines = []

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from jitctx import __version__
-from jitctx.adapters import claude_code
+from jitctx.clients.claude_code import hooks as claude_code
 from tests.conftest import REPO, git
 from tests.e2e import clients as cl
 from tests.e2e.fake_api import Call, FakeModel, Script

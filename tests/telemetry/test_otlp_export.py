@@ -394,8 +394,8 @@ def test_the_hooks_ids_reach_the_export(
 ) -> None:
     """Run through the hook itself (engine, fast lane and a batch): the records keep the prompt and tool
     call ids of the event, and the export names them as Claude Code's own telemetry does."""
-    from jitctx.adapters import claude_code
-    from jitctx.adapters.common import HookEnv, run_hook
+    from jitctx.hook.engine import HookEnv
+    from jitctx.hook.pipeline import run_hook
 
     monkeypatch.setenv("JITCTX_HOME", str(tmp_path / "home"))
     state = tmp_path / "state"
@@ -405,7 +405,7 @@ def test_the_hooks_ids_reach_the_export(
 
     def hook(**fields: Any) -> dict[str, Any]:
         event = {"session_id": "ids", "transcript_path": "/t.jsonl", "cwd": str(root), **fields}
-        return run_hook(claude_code.HOST, json.dumps(event), HookEnv(state_dir=state, use_git=False))
+        return run_hook("claude-code", json.dumps(event), HookEnv(state_dir=state, use_git=False))
 
     nl = {"command": "nl -ba api/users.ts"}
     hook(

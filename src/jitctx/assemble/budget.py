@@ -8,13 +8,14 @@ Two modes, named by `Profile.truncation`:
   is still over, its head is kept, cut on a UTF-8 character boundary, and a visible notice naming the file
   and the bytes lost is appended; the notice counts against the limit too. If not even the header and the
   notice fit, the file is dropped.
-- `codex`: what codex-rs does in `read_agents_md` (core/src/agents_md.rs; `project_doc.rs` before): project
-  files, root first, share one budget of raw file bytes (`project_doc_max_bytes`, 32 KiB by default); the
-  file that overshoots is cut to the remaining bytes - possibly inside a character, which Codex decodes
-  lossily to U+FFFD - and reading stops once nothing remains. A file that is empty or whitespace after the
-  cut is skipped and uses no budget. No notice reaches the model (Codex only logs a warning), and the
-  wrapper and blank lines are not counted, so the payload can exceed the limit by that much. A limit of 0
-  turns project docs off. User-level files (`~/.codex/AGENTS.md`) are outside this budget.
+- `root-first`: what codex-rs does in `read_agents_md` (core/src/agents_md.rs; `project_doc.rs` before):
+  project files, root first, share one budget of raw file bytes (`project_doc_max_bytes`, 32 KiB by
+  default); the file that overshoots is cut to the remaining bytes - possibly inside a character, which
+  Codex decodes lossily to U+FFFD - and reading stops once nothing remains. A file that is empty or
+  whitespace after the cut is skipped and uses no budget. No notice reaches the model (Codex only logs a
+  warning), and the wrapper and blank lines are not counted, so the payload can exceed the limit by that
+  much. A limit of 0 turns project docs off. User-level files (`~/.codex/AGENTS.md`) are outside this
+  budget.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from jitctx.errors import UsageError
 from jitctx.model import Tier
 from jitctx.profiles import Profile
 
-MODES = ("jitctx", "codex")
+MODES = ("jitctx", "root-first")
 KEPT, TRUNCATED, DROPPED = "kept", "truncated", "dropped"
 _BROADER = "dropped: broader than the files kept"
 
@@ -139,11 +140,11 @@ def fit_budget(
         raise UsageError(f"unknown truncation mode {mode!r}; choose one of: {', '.join(MODES)}")
     s = get_style(style)
     items = as_items(files)
-    outcome = _codex(items, limit) if mode == "codex" else _jitctx(items, limit, s)
+    outcome = _root_first(items, limit) if mode == "root-first" else _jitctx(items, limit, s)
     delivered = [RenderItem(f.display, f.text, f.tier) for f in outcome if f.status != DROPPED]
     payload = render_payload(delivered, s)
     size = len(payload.encode("utf-8"))
-    if mode == "codex":
+    if mode == "root-first":
         counted = sum(f.bytes_kept for f in outcome if f.status != DROPPED and f.tier not in GLOBAL_TIERS)
     else:
         counted = size
@@ -244,7 +245,7 @@ def _cut_head(item: RenderItem, limit: int, style: RenderStyle) -> FileBudget:
     )
 
 
-def _codex(items: Sequence[RenderItem], limit: int) -> list[FileBudget]:
+def _root_first(items: Sequence[RenderItem], limit: int) -> list[FileBudget]:
     out: list[FileBudget] = []
     remaining = limit
     for item in items:

@@ -98,7 +98,7 @@ STYLES: dict[str, RenderStyle] = {
             ),
         ),
         RenderStyle(
-            name="codex",
+            name="agents-md",
             open="# AGENTS.md instructions for {dir}\n\n<INSTRUCTIONS>\n",
             intro="",
             item_header="",

@@ -19,7 +19,13 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any, BinaryIO
 
-AGENTS = ("claude-code", "codex")
+
+# Read by `fast_main` before argparse is built: the registry's names and its clients' aliases.
+def agents() -> list[str]:
+    from jitctx.clients import all_clients
+
+    return all_clients.choices()
+
 
 HELP = """\
 Reads ONE hook event as JSON on stdin and prints the answer as JSON on stdout:
@@ -50,7 +56,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     from pathlib import Path
 
     parser.epilog = HELP
-    parser.add_argument("agent", choices=AGENTS, help="whose hook event this is")
+    parser.add_argument("agent", choices=agents(), help="whose hook event this is")
     # Not jitctx.cli.common.add_state_dir: importing that module pulls in the whole project model.
     parser.add_argument(
         "--state-dir",
@@ -86,9 +92,9 @@ def serve(
     stdout: Any = None,
 ) -> int:
     """Answer one event from `stdin` on `stdout`; always 0, whatever happens."""
-    from jitctx.adapters.common import HookEnv, log_problem, run_hook
     from jitctx.cli.state import default_state_dir, user_home
     from jitctx.errors import JitctxError
+    from jitctx.hook.pipeline import respond
 
     try:
         chosen = state_dir if state_dir is not None else default_state_dir()
@@ -96,26 +102,26 @@ def serve(
         _report(f"jitctx hook {agent}: {exc} (answered {{}})")
         _write({}, stdout)
         return 0
-    env = HookEnv(state_dir=chosen, home=user_home(), use_git=use_git)
     raw, problem = _read_input(stdin or sys.stdin.buffer)
-    if problem is not None:
-        log_problem(chosen, agent, problem)
-        _report(f"jitctx hook {agent}: {problem} (answered {{}})")
-        _write({}, stdout)
-        return 0
-    # The answer is written before the session state is saved (see run_hook): a file that never reached
-    # the agent is sent again on the next event.
-    run_hook(host_of(agent), raw, env, report=_report, deliver=lambda result: _emit(result, stdout))
+    # The answer is written before the session state is saved (see hook.pipeline): a file that never
+    # reached the agent is sent again on the next event.
+    respond(
+        agent,
+        raw,
+        state_dir=str(chosen),
+        home=user_home(),
+        use_git=use_git,
+        report=_report,
+        deliver=lambda result: _emit(result, stdout),
+        problem=problem,
+    )
     return 0
-
-
-# One hook event is kilobytes (a Write's content at most a few megabytes); past this it is not an event but
-# a stream such as /dev/zero, which must not be read into memory to find that out.
-MAX_INPUT = 8 * 1024 * 1024
 
 
 def _read_input(stream: BinaryIO) -> tuple[bytes, str | None]:
     """At most MAX_INPUT bytes of the event, or the problem that stops it being answered."""
+    from jitctx.hook import MAX_INPUT
+
     try:
         raw = stream.read(MAX_INPUT + 1)
     except (OSError, ValueError) as exc:  # a closed or unreadable stdin is bad input like any other
@@ -123,15 +129,6 @@ def _read_input(stream: BinaryIO) -> tuple[bytes, str | None]:
     if len(raw) > MAX_INPUT:
         return b"", f"hook input is larger than {MAX_INPUT // 2**20} MiB; not read"
     return raw, None
-
-
-def host_of(agent: str) -> Any:
-    """The hook dialect of `agent` (imported on use: a hook process loads one)."""
-    if agent == "codex":
-        from jitctx.adapters.codex import HOST
-    else:
-        from jitctx.adapters.claude_code import HOST
-    return HOST
 
 
 def _report(line: str) -> None:
@@ -156,7 +153,7 @@ def answer_bytes(result: dict[str, Any]) -> bytes:
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError:  # a file name that is not UTF-8 (see adapters.context.readable)
-        from jitctx.adapters.context import readable
+        from jitctx.hook.context import readable
 
         return (json.dumps(readable(result), ensure_ascii=False) + "\n").encode("utf-8")
 
@@ -190,6 +187,8 @@ def write_answer(data: bytes, stdout: Any = None) -> None:
 
 def _ask_warm(agent: str, raw: bytes, state: str | None, use_git: bool) -> bool:
     """Whether the warm daemon answered (jitctx.cli.warm.client); False: answer here, from the same bytes."""
+    from jitctx.hook import MAX_INPUT
+
     if len(raw) > MAX_INPUT:
         return False  # serve() refuses it with its own message; no need to ship 8 MiB to be told so
     try:
@@ -207,7 +206,9 @@ def fast_main(argv: Sequence[str]) -> int | None:
     """`jitctx hook AGENT [--state-dir DIR] [--no-git] [--warm] [--json]` without argparse; None when
     `argv` asks for anything else (help, a typo), so the caller falls back to the full parser and its
     messages."""
-    if not argv or argv[0] not in AGENTS:
+    from jitctx.clients import all_clients
+
+    if not argv or all_clients.canonical(argv[0]) is None:
         return None
     state: str | None = None
     use_git = True
@@ -235,33 +236,40 @@ def fast_main(argv: Sequence[str]) -> int | None:
 def answer(
     agent: str, state: str | None, *, use_git: bool, warm: bool = False, serve_warm: bool = False
 ) -> int:
-    """Answer the event on stdin: through the warm daemon (--warm), else the fast lane, else the engine;
-    or, with --serve-warm, be the daemon. Both command lines (`fast_main`, argparse's `run`) end here."""
+    """Answer the event on stdin: through the warm daemon (--warm), else the one hook pipeline (its fast
+    lane, then the engine); or, with --serve-warm, be the daemon. Both command lines (`fast_main`,
+    argparse's `run`) end here."""
     if serve_warm:
         from jitctx.cli.warm.server import serve_warm as run_daemon
 
         return run_daemon(agent, state, use_git)
+    from jitctx.hook import MAX_INPUT
+
+    problem: str | None = None
     try:
-        raw = sys.stdin.buffer.read(MAX_INPUT + 1)  # serve() refuses more; no need to read it all
-    except (OSError, ValueError):
-        raw = None  # serve() reads again, and says why it cannot
-    if raw is not None and warm and _ask_warm(agent, raw, state, use_git):
+        raw = sys.stdin.buffer.read(MAX_INPUT + 1)  # the pipeline refuses more; no need to read it all
+    except (OSError, ValueError) as exc:
+        raw, problem = b"", f"cannot read stdin ({exc})"
+    if problem is None and warm and _ask_warm(agent, raw, state, use_git):
         return 0
+    from jitctx.cli.state import state_dir_path, user_home
+    from jitctx.errors import JitctxError
+    from jitctx.hook.pipeline import respond
+
     try:
-        if raw is None or len(raw) > MAX_INPUT:
-            raise ValueError("too large for the fast lane")
-        from jitctx.cli.state import state_dir_path
-
-        chosen = state if state is not None else state_dir_path()
-        from jitctx.adapters.quick_hook import try_quick
-
-        if try_quick(agent, raw, chosen):
-            _write({}, None)
-            return 0
-    except Exception:  # the fast lane is an optimisation: any surprise goes to the engine, which logs it
-        pass
-    import io  # the engine's path only: pathlib alone would cost the fast lane milliseconds
-    from pathlib import Path
-
-    given = Path(state) if state is not None else None
-    return serve(agent, state_dir=given, use_git=use_git, stdin=None if raw is None else io.BytesIO(raw))
+        chosen = os.path.abspath(state) if state is not None else state_dir_path()
+    except JitctxError as exc:  # no home and no private place for state: nothing to keep, nothing to log
+        _report(f"jitctx hook {agent}: {exc} (answered {{}})")
+        _write({}, None)
+        return 0
+    respond(
+        agent,
+        raw,
+        state_dir=chosen,
+        home=user_home(),
+        use_git=use_git,
+        report=_report,
+        deliver=lambda result: _emit(result, None),
+        problem=problem,
+    )
+    return 0

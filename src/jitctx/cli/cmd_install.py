@@ -1,4 +1,4 @@
-"""`jitctx install|uninstall claude-code|codex`: add or remove jitctx's hooks in an agent's settings file.
+"""`jitctx install|uninstall CLIENT`: add or remove jitctx's hooks in a client's settings file.
 
 Both commands use this module; `configure` tells them apart by the parser's name.
 """
@@ -16,14 +16,15 @@ from typing import TYPE_CHECKING, Any
 
 from jitctx.cli.common import add_json, add_root, print_json, table
 from jitctx.cli.state import add_state_dir, state_dir
+from jitctx.clients.doctor_kit import in_active_virtualenv
 from jitctx.errors import UsageError
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from jitctx.adapters.settings import Change, HookEntry
+    from jitctx.clients.base import Client
+    from jitctx.clients.settings_file import Change
 
-AGENTS = ("claude-code", "codex")
 
 INSTALL_HELP = """\
 Merges jitctx's hook entries into the agent's settings file and leaves everything else in it as it was.
@@ -83,7 +84,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     removing = parser.prog.endswith("uninstall")
     parser.set_defaults(uninstall=removing)
     parser.epilog = UNINSTALL_HELP if removing else INSTALL_HELP
-    parser.add_argument("agent", choices=AGENTS, help="the agent whose settings to change")
+    from jitctx.clients import all_clients
+
+    parser.add_argument("agent", choices=all_clients.choices(), help="the agent whose settings to change")
     parser.add_argument(
         "--scope",
         choices=("project", "local", "user"),
@@ -136,16 +139,6 @@ def default_command(agent: str) -> str:
     return f"{shlex.quote(sys.executable)} -m jitctx hook {agent}"
 
 
-def in_active_virtualenv(executable: str) -> bool:
-    """Does `executable` live under $VIRTUAL_ENV (the virtualenv activated in this shell)?"""
-    venv = os.environ.get("VIRTUAL_ENV")
-    if not venv or not os.path.isabs(venv):
-        return False
-    base = os.path.realpath(venv)
-    real = os.path.realpath(executable)
-    return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
-
-
 def settings_file(agent: str, scope: str, root_arg: str | None) -> Path:
     from jitctx.discovery.boundary import find_root
     from jitctx.profiles import ROOT_MARKERS
@@ -156,17 +149,28 @@ def settings_file(agent: str, scope: str, root_arg: str | None) -> Path:
             raise UsageError(f"--root {root_arg!r} is not an existing directory")
     else:
         root = find_root(os.getcwd(), ROOT_MARKERS)
-    from jitctx.adapters import claude_code, codex
+    client = client_of(agent)
+    if scope not in client.scopes:
+        raise UsageError(
+            f"--scope {scope} does not exist for {agent}; choose one of: {', '.join(client.scopes)}"
+        )
+    # Only the user scope lives in the home; the others are in the project. A client whose user scope
+    # a variable moves ($CODEX_HOME) needs no home then.
+    home = ""
+    if scope == "user":
+        from jitctx.cli.state import user_home
 
-    scopes = codex.SCOPES if agent == "codex" else claude_code.SCOPES
-    if scope not in scopes:
-        raise UsageError(f"--scope {scope} does not exist for {agent}; choose one of: {', '.join(scopes)}")
-    codex_home = os.environ.get("CODEX_HOME") if agent == "codex" else None
-    # Only the user scope lives in the home (or in $CODEX_HOME); the others are in the project.
-    home = home_dir() if scope == "user" and not codex_home else ""
-    if agent == "codex":
-        return codex.settings_path(scope, root, home, codex_home)
-    return claude_code.settings_path(scope, root, home)
+        home = user_home() or ""
+    path = client.settings_path(scope, root, home, os.environ)
+    if scope == "user" and not path.is_absolute():
+        home_dir()  # raises the usage error that says there is no home
+    return path
+
+
+def client_of(agent: str) -> Client:
+    from jitctx.clients import all_clients
+
+    return all_clients.get(agent)
 
 
 @dataclass(frozen=True)
@@ -191,14 +195,20 @@ class ServerChange:
 
 
 def run(args: argparse.Namespace) -> int:
-    from jitctx.adapters import install_record, settings
-    from jitctx.adapters.mcp_hook import APPROVALS, approve, withdraw
+    from jitctx.clients import install_record
+    from jitctx.clients import settings_file as settings
+    from jitctx.clients.mcp_transport import APPROVALS, approve, withdraw
 
     path = settings_file(args.agent, args.scope, args.root)
     state = state_dir(args)
     mcp = getattr(args, "transport", "command") == "mcp"
-    if mcp and args.agent != "claude-code":
-        raise UsageError("--transport mcp is for claude-code: Codex hooks can only run commands")
+    client = client_of(args.agent)
+    args.agent = client.name  # an alias (`gemini`) installs the client's own entries
+    if mcp and "mcp" not in client.transports:
+        with_mcp = [c.name for c in _clients() if "mcp" in c.transports]
+        raise UsageError(
+            f"--transport mcp is for {', '.join(with_mcp)}: {client.title} hooks can only run commands"
+        )
     if mcp and args.scope == "local":
         raise UsageError(
             "--transport mcp takes --scope project (the server in <root>/.mcp.json) or --scope user "
@@ -214,10 +224,10 @@ def run(args: argparse.Namespace) -> int:
             )
         if args.warm and not settings.is_warm_command(command):
             command += " --warm"
-    serving = args.agent == "claude-code" and args.scope != "local"
+    serving = "mcp" in client.transports and args.scope != "local"
     server_path = None
     if serving:
-        from jitctx.adapters.mcp_hook import server_file
+        from jitctx.clients.mcp_transport import server_file
 
         home = home_dir() if args.scope == "user" else ""
         server_path = Path(server_file(args.scope, str(path.parent.parent), home))  # <root>/.claude/...
@@ -231,7 +241,9 @@ def run(args: argparse.Namespace) -> int:
         if command is None:
             after, changes = settings.uninstall(data, args.agent)
         else:
-            after, changes = settings.install(data, _entries(args.agent, mcp), command, args.agent)
+            after, changes = settings.install(
+                data, client.entries("mcp" if mcp else "command"), command, args.agent
+            )
         if approving:
             try:
                 after = approve(after)
@@ -293,7 +305,8 @@ def _rewrite(
     lose this change), keeping a backup in the state dir. A file jitctx creates is noted; one it changes
     for a removal (`adding` False) is deleted with its folders when jitctx had made it and it is left empty.
     `change` may raise UsageError: nothing is written then."""
-    from jitctx.adapters import install_record, settings
+    from jitctx.clients import install_record
+    from jitctx.clients import settings_file as settings
 
     missing = install_record.missing_folders(path)
     with settings.locked(path, create=adding and not dry_run):
@@ -317,7 +330,7 @@ def _rewrite(
 def _clean_up(state: Path, path: Path, after: dict[str, Any]) -> tuple[Path, ...]:
     """After an uninstall: a settings file jitctx created and left as `{}` goes, with the folders made
     for it when they are empty. A file the user had, or one with anything else in it, stays."""
-    from jitctx.adapters import install_record
+    from jitctx.clients import install_record
 
     folders = install_record.created_note(state, path)
     if folders is None:
@@ -328,37 +341,27 @@ def _clean_up(state: Path, path: Path, after: dict[str, Any]) -> tuple[Path, ...
     return tuple(install_record.remove_created(path, folders))
 
 
-def _entries(agent: str, mcp: bool = False) -> tuple[HookEntry, ...]:
-    if agent == "codex":
-        from jitctx.adapters import codex
-
-        return codex.ENTRIES
-    from jitctx.adapters import claude_code
-
-    return claude_code.MCP_ENTRIES if mcp else claude_code.ENTRIES
-
-
 def _register_server(
     args: argparse.Namespace, path: Path, command: str | None, state: Path
 ) -> ServerChange | None:
     """Add (install) or remove (uninstall) the `jitctx` MCP server entry of `path` (.mcp.json or
     ~/.claude.json); None when a removal finds none."""
-    from jitctx.adapters import install_record
-    from jitctx.adapters.mcp_hook import MCP_SERVER, add_server, remove_server, server_spec
+    from jitctx.clients import install_record
+    from jitctx.clients.mcp_transport import MCP_SERVER, add_server, remove_server, server_spec
 
     if command is None and not path.exists():
         install_record.forget_added(state, path, "mcp-server")
         return None
     spec: dict[str, Any] = {}
     if command is not None:
-        from jitctx.adapters.mcp_server import load_sdk
+        from jitctx.hook.mcp_server import load_sdk
 
         load_sdk()  # the server needs the extra `jitctx[mcp]`: a UsageError naming it when it is missing
         try:
-            spec = server_spec(command)
+            spec = server_spec(command, args.agent)
         except ValueError:
             raise UsageError(
-                f"--transport mcp needs a hook command that ends in `hook claude-code` (the server runs the "
+                f"--transport mcp needs a hook command that ends in `hook {args.agent}` (the server runs the "
                 f"same program with `mcp`), not {command!r}"
             ) from None
 
@@ -385,7 +388,7 @@ def _register_server(
 
 
 def _document(args: argparse.Namespace, outcome: Outcome) -> dict[str, Any]:
-    from jitctx.adapters.settings import is_warm_command
+    from jitctx.clients.settings_file import is_warm_command
 
     return {
         "agent": args.agent,
@@ -456,12 +459,12 @@ def _human(args: argparse.Namespace, outcome: Outcome) -> None:
                 "started from another shell)",
                 file=sys.stderr,
             )
-    if args.agent == "codex" and not args.uninstall:
-        print(CODEX_TRUST, file=sys.stderr)
+    note = client_of(args.agent).install_note
+    if note and not args.uninstall:
+        print(note, file=sys.stderr)
 
 
-CODEX_TRUST = """\
-jitctx: Codex runs a new or changed hook only after you trust it: start Codex, type /hooks, and trust
-        the jitctx hooks (a project's .codex/ is read only in a folder Codex trusts, too).
-        Check with `jitctx doctor`: it reads the trust Codex recorded in ~/.codex/config.toml
-        ($CODEX_HOME/config.toml), the [hooks.state."<hooks.json>:<event>:<group>:<handler>"] tables."""
+def _clients() -> list[Client]:
+    from jitctx.clients import all_clients
+
+    return all_clients.every()

@@ -122,7 +122,7 @@ def fit_start(project: Project, cwd: str) -> StartUsage:
     session.startup()
     files = session.blocks()
     payload = rendered_size(files, project.profile.render)
-    if project.profile.truncation == "codex":
+    if project.profile.truncation == "root-first":
         need = sum(f.body_bytes for f in files if f.tier not in GLOBAL_TIERS)
     else:
         need = payload

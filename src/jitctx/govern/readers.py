@@ -11,8 +11,6 @@ import os
 
 from jitctx.profiles import DEFAULT_PROFILE, PROFILES, Profile
 
-IMPORT_AGENTS = ("claude-code", "gemini")  # the agents that expand `@path` themselves
-
 
 def profile_reads(profile: Profile, display: str, root: str) -> bool:
     """Does `profile`'s agent read the project file at root-relative `display`?"""
@@ -36,7 +34,11 @@ def imports_expanded(profile: Profile, display: str, root: str) -> bool:
     that is the profile's `imports`; under the default profile, whether Claude Code or Gemini CLI read it."""
     if profile.name != DEFAULT_PROFILE:
         return profile.imports
-    return any(profile_reads(PROFILES[name], display, root) for name in IMPORT_AGENTS)
+    return any(
+        profile_reads(other, display, root)
+        for other in PROFILES.values()
+        if other.imports and other.name != DEFAULT_PROFILE
+    )
 
 
 def _named(display: str, name: str) -> bool:

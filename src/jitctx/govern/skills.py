@@ -24,12 +24,6 @@ if TYPE_CHECKING:
 
 SKILL_FILE = "SKILL.md"
 SKILL_FOLDERS = (".claude/skills", ".agents/skills", ".gemini/skills")
-# Which folders each agent reads; profiles not named here are shown every folder.
-AGENT_FOLDERS = {
-    "claude-code": (".claude/skills",),
-    "codex": (".agents/skills",),
-    "gemini": (".gemini/skills", ".agents/skills"),
-}
 NAME_MAX = 64
 DESCRIPTION_MAX = 1024
 LISTING_MAX = 1536  # characters of name and description Claude Code lists per skill
@@ -131,7 +125,10 @@ def skill_folder(path: str, folders: Iterable[str] = SKILL_FOLDERS) -> str | Non
 
 
 def folders_for(agent: str) -> tuple[str, ...]:
-    return AGENT_FOLDERS.get(agent, SKILL_FOLDERS)
+    """The skills folders an agent's profile reads (every folder for an unknown name)."""
+    from jitctx.profiles import PROFILES
+
+    return PROFILES[agent].skill_dirs if agent in PROFILES else SKILL_FOLDERS
 
 
 def find_skills(root: str, paths: Iterable[str], agent: str = "jitctx") -> tuple[Skill, ...]:
@@ -323,7 +320,20 @@ def unused_skills(stats: Stats) -> list[dict[str, str]]:
     unused = []
     for root in sorted(r for r in roots if r and os.path.isabs(r)):
         names = used.get(root, set())
-        for skill in root_skills(root, "claude-code"):
+        for skill in _skills_of_reporting_agents(root):
             if skill.listed and skill.error is None and not {skill.folder, skill.name} & names:
                 unused.append({"project": root, "skill": skill.name or skill.folder, "path": skill.path})
     return unused
+
+
+def _skills_of_reporting_agents(root: str) -> list[Skill]:
+    """The root's skills in the folders of every agent whose hook events show its skill uses: only
+    those can be told unused."""
+    from jitctx.profiles import PROFILES
+
+    seen: dict[str, Skill] = {}
+    for profile in PROFILES.values():
+        if profile.skill_tool:
+            for skill in root_skills(root, profile.name):
+                seen.setdefault(skill.path, skill)
+    return list(seen.values())

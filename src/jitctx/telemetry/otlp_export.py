@@ -378,8 +378,9 @@ def _agent(record: Mapping[str, Any], agents: dict[str, str]) -> str | None:
         if isinstance(session, str):
             agents[session] = agent
         return agent
-    if record.get("source") == "claude-code":
-        return "claude-code"
+    source = record.get("source")  # a load the client reported names the client
+    if isinstance(source, str) and source:
+        return source
     return agents.get(session) if isinstance(session, str) else None
 
 

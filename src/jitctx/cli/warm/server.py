@@ -3,9 +3,9 @@ processes forward to it, in this one process, so that they need not import the e
 
 One daemon per identity (`place`) holds `<state dir>/warm/<key>.lock` for its lifetime, listens on
 `<key>.sock` and writes its pid to `<key>.pid`. It serves one connection at a time, in the main thread
-(the fast lane's alarm needs it), and answers exactly as a hook process would: the fast lane, then
-`run_hook`. An engine answer counts as sent only once the hook confirmed it wrote it (see
-`client`); until then the session state is not saved, so an unconfirmed file goes out again.
+(the fast lane's alarm needs it), and answers exactly as a hook process would: through the one hook
+pipeline (`hook.pipeline.respond`). An engine answer counts as sent only once the hook confirmed it
+wrote it (see `client`); until then the session state is not saved, so an unconfirmed file goes out again.
 
 It exits after IDLE_S without a request ($JITCTX_WARM_IDLE seconds), when its socket file is removed or
 replaced, on SIGTERM, and when a jitctx module it loaded changed on disk (an upgrade or an edit): that
@@ -25,9 +25,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jitctx.adapters.common import HookEnv, log_problem, run_hook
-from jitctx.adapters.quick_hook import try_quick
-from jitctx.cli.cmd_hook import AGENTS, MAX_INPUT, answer_bytes, host_of
+from jitctx.cli.cmd_hook import agents, answer_bytes
 from jitctx.cli.state import user_home
 from jitctx.cli.warm.place import (
     ACK,
@@ -45,6 +43,9 @@ from jitctx.cli.warm.place import (
 )
 from jitctx.discovery.quick import make_private_dir
 from jitctx.errors import JitctxError
+from jitctx.hook import MAX_INPUT
+from jitctx.hook.log import log_problem
+from jitctx.hook.pipeline import respond
 
 if TYPE_CHECKING:
     from types import FrameType
@@ -57,11 +58,9 @@ MAX_HEAD = 64 * 1024  # the header line and the identity
 # What the engine imports for an event, imported before the socket exists so that the first hook that
 # finds it is answered at full speed.
 PRELOAD = (
-    "jitctx.adapters.claude_code",
-    "jitctx.adapters.codex",
-    "jitctx.adapters.native",
-    "jitctx.adapters.skill_use",
-    "jitctx.adapters.claude_transcript",
+    "jitctx.hook.engine",
+    "jitctx.hook.event_context",
+    "jitctx.hook.host_files",
     "jitctx.discovery.session",
     "jitctx.discovery.store",
     "jitctx.project",
@@ -176,7 +175,7 @@ class Daemon:
                 return False
             _write_file(self.pid_path, f"{os.getpid()}\n")
             signal.signal(signal.SIGTERM, self._terminate)
-            _preload()
+            _preload(self.agent)
             self.code = CodeVersions()
             self.listener = self._listen(dir_fd)
         finally:
@@ -262,32 +261,26 @@ class Daemon:
         self.answer(connection, agent, raw)
 
     def answer(self, connection: socket.socket, agent: str, raw: bytes) -> None:
-        """What `jitctx hook AGENT` answers for `raw` (cli.cmd_hook.fast_main, then serve)."""
-        state = Path(self.state_dir)
-        if len(raw) > MAX_INPUT:  # the hook sends no more; kept for parity with cmd_hook.serve
-            problem = f"hook input is larger than {MAX_INPUT // 2**20} MiB; not read"
-            log_problem(state, agent, problem)
-            _reply(connection, OK, answer_bytes({}), f"jitctx hook {agent}: {problem} (answered {{}})\n")
-            return
-        try:
-            quick = try_quick(agent, raw, self.state_dir)
-        except Exception:  # the fast lane is an optimisation: any surprise goes to the engine
-            quick = False
-        if quick:
-            _reply(connection, OK, answer_bytes({}))
-            return
+        """What `jitctx hook AGENT` answers for `raw`: the one hook pipeline, in this process."""
         reports: list[str] = []
 
         def deliver(result: dict[str, Any]) -> None:
-            # Before the session state is saved (run_hook): an answer the hook did not confirm was not
-            # sent, and raising here keeps the state as it was.
+            # Before the session state is saved (hook.pipeline): an answer the hook did not confirm was
+            # not sent, and raising here keeps the state as it was.
             _reply(connection, OK, answer_bytes(result), "".join(reports))
             connection.settimeout(ACK_TIMEOUT_S)
             if connection.recv(1) != ACK:
                 raise ConnectionError("the hook process did not confirm that it wrote the answer")
 
-        env = HookEnv(state_dir=state, home=user_home(), use_git=self.use_git)
-        run_hook(host_of(agent), raw, env, report=lambda line: reports.append(line + "\n"), deliver=deliver)
+        respond(
+            agent,
+            raw,
+            state_dir=self.state_dir,
+            home=user_home(),
+            use_git=self.use_git,
+            report=lambda line: reports.append(line + "\n"),
+            deliver=deliver,
+        )
 
     def close(self) -> None:
         if self.listener is not None:
@@ -321,7 +314,7 @@ def read_request(connection: socket.socket) -> tuple[str, bytes, bytes]:
         raise RefusedRequest("a connection that is not a warm hook request; dropped")
     agent = words[1].decode("ascii", "replace")
     ident_size, event_size = int(words[2]), int(words[3])
-    if agent not in AGENTS or ident_size > MAX_HEAD or event_size > MAX_INPUT + 1:
+    if agent not in agents() or ident_size > MAX_HEAD or event_size > MAX_INPUT + 1:
         raise RefusedRequest(f"a warm hook request for {agent!r} that cannot be read; dropped")
     chunks = [rest]
     size, wanted = len(rest), ident_size + event_size
@@ -381,10 +374,12 @@ def _same_user(connection: socket.socket) -> bool:
     return uid == os.getuid()
 
 
-def _preload() -> None:
+def _preload(agent: str) -> None:
     import importlib
 
-    for name in PRELOAD:
+    from jitctx.clients import all_clients
+
+    for name in (*PRELOAD, *all_clients.get(agent).preload):
         try:
             importlib.import_module(name)
         except ImportError:

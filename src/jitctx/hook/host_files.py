@@ -5,12 +5,9 @@ jitctx discovers with its own profile (every format), then asks a host profile w
 * at session start (and again after compaction) the host loads its own file names on the chain from the
   root to the cwd, its unconditional rules, and its user and managed files;
 * while it works, a host whose profile has `native_jit` loads its own nested files and path-scoped rules
-  after some tool calls. Claude Code's memory docs: nested CLAUDE.md files "are only included when Claude
-  reads files in those subtrees" (docs.claude.com, Claude Code memory). Which calls count depends on the
-  release (`claude_release`: Read always; Write, Edit, `@path` and one-file shell reads in newer ones);
-  the engine names a call the client treats as a read "Read". After anything else jitctx sends them.
-  Codex (`native_jit = False`) never loads nested files, so everything beyond its root-to-cwd AGENTS.md
-  goes out;
+  after the tool calls it follows: which those are, the client's `Follower` says (for Claude Code it
+  depends on the release). After anything else jitctx sends them. A host without `native_jit` never
+  loads nested files, so everything beyond its startup files goes out;
 * an `@import` is native exactly when the file that imports it is.
 
 Only names and places are compared, never contents: the profile is the single place that knows a host.
@@ -120,38 +117,41 @@ class HostFiles:
             return directory in self.cwd_chain
         return False
 
-    def after_tool(self, file: InstructionFile, tool_name: str) -> bool:
-        """Does the host hold this file after a call of `tool_name` that brought it into scope?"""
+    def after_tool(self, file: InstructionFile, followed: bool) -> bool:
+        """Does the host hold this file after a call that brought it into scope (`followed`: a call whose
+        touched paths the host follows with its own nested loading)?"""
         if self.at_startup(file):
             return True
-        if not self.host.native_jit or tool_name != "Read":
+        if not self.host.native_jit or not followed:
             return False
         return self._place(file)[0] in ("dir", "rule", "dir_rule")
 
     def loads_later(self, load: Load, native_parents: set[str]) -> bool:
         """Does the host load this file by itself once a file of its place is read, though not at start
         (a nested CLAUDE.md, a scoped rule)? Sent early, the host would load it a second time then."""
-        return not self.native(load, None, set()) and self.native(load, "Read", native_parents)
+        return not self.native(load, None, set()) and self.native(load, True, native_parents)
 
-    def native(self, load: Load, tool_name: str | None, native_parents: set[str]) -> bool:
-        """Whether the host has this load without jitctx; `native_parents` collects native displays so
-        that imports of a native file count as native too (pass the same set for one batch)."""
+    def native(self, load: Load, followed: bool | None, native_parents: set[str]) -> bool:
+        """Whether the host has this load without jitctx (`followed` None: at session start, else whether
+        the call that touched its path is one the host follows); `native_parents` collects native
+        displays so that imports of a native file count as native too (pass the same set for one
+        batch)."""
         file = load.file
         if load.reason is LoadReason.INCLUDE and load.parent is not None:
-            held = load.parent in native_parents or self._display_native(load.parent, tool_name)
-        elif tool_name is None:
+            held = load.parent in native_parents or self._display_native(load.parent, followed)
+        elif followed is None:
             held = self.at_startup(file)
         else:
-            held = self.after_tool(file, tool_name)
+            held = self.after_tool(file, followed)
         if held:
             native_parents.add(file.display)
         return held
 
-    def _display_native(self, display: str, tool_name: str | None) -> bool:
+    def _display_native(self, display: str, followed: bool | None) -> bool:
         """Nativeness of an importing file known only by its display path (loaded in an earlier call)."""
         path = display if os.path.isabs(display) else os.path.join(self.root, *display.split("/"))
         tier = Tier.PROJECT
         if self.home is not None and is_inside(path, self.home) and not is_inside(path, self.root):
             tier = Tier.USER
         probe = InstructionFile(path=path, display=display, tier=tier, text="", size=0, mtime_ns=0)
-        return self.at_startup(probe) if tool_name is None else self.after_tool(probe, tool_name)
+        return self.at_startup(probe) if followed is None else self.after_tool(probe, followed)

@@ -15,11 +15,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from jitctx.adapters.common import Engine
-
+AGENT = "claude-code"
 SKILL_TOOL = "Skill"
 NAME_MAX = 256  # longer is no skill name (the spec allows 64); kept short so a record stays small
 SCAN_MAX = 200  # skill folders read, at most, to match a name against the `name:` of their frontmatter
@@ -52,7 +50,7 @@ def skill_records(
     root: str,
     cwd: str,
     channel: str = "main",
-    agent: str = "claude-code",
+    agent: str = AGENT,
 ) -> list[dict[str, Any]]:
     """One `skill` record per use, with the path of its SKILL.md when the project has it."""
     from jitctx.telemetry.events import event_from_skill
@@ -70,7 +68,7 @@ def skill_records(
     return records
 
 
-def skill_path(root: str, cwd: str, name: str, agent: str = "claude-code") -> str | None:
+def skill_path(root: str, cwd: str, name: str, agent: str = AGENT) -> str | None:
     """The SKILL.md of skill `name`, POSIX relative to `root`: in a skills folder of `cwd` or of a folder
     above it up to the root (a package's own skills in a monorepo, then the project's), first as the
     folder named like the skill, then by the `name:` of each skill's frontmatter. None for a skill the
@@ -114,22 +112,17 @@ def skill_path(root: str, cwd: str, name: str, agent: str = "claude-code") -> st
     return None
 
 
-def record_skill_uses(
-    engine: Engine, calls: Iterable[Mapping[str, Any]], session_id: str, cwd: str, channel: str
-) -> None:
-    """Append a `skill` record for every skill used among `calls` to the engine's event log."""
+def record_skill_uses(seen: Any, calls: Iterable[Mapping[str, Any]]) -> None:
+    """Append a `skill` record for every skill used among `calls` to the event log (`seen`: the
+    engine's view of the event, `hook.engine._ToolCallsSeen`)."""
     used = skills_used(calls)
     if not used:
         return
-    from jitctx.adapters.common import _markers, _saved_start
-    from jitctx.discovery.boundary import find_root
-
-    # The session's project, as its other records name it: where it started, not where the shell is now.
-    started = _saved_start(engine.env.state_dir / "sessions", f"{engine.host.name}.{session_id}")
-    root = find_root(started or cwd, _markers())
+    engine, event = seen.engine, seen.event
+    root = seen.session_root()
     store = engine.event_store()
     for record in skill_records(
-        used, session_id=session_id, root=root, cwd=cwd, channel=channel, agent=engine.host.name
+        used, session_id=event.session_id, root=root, cwd=event.cwd, channel=event.channel, agent=AGENT
     ):
         record.update({k: v for k, v in engine.ids.items() if k == "prompt_id"})
         store.append(record)

@@ -21,13 +21,10 @@ for a project but not committed, `~/.claude/settings.json` for a user) as
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
-from jitctx.adapters.common import Host
-from jitctx.adapters.mcp_hook import MCP_EVENTS
-from jitctx.adapters.settings import HookEntry
+from jitctx.clients.mcp_transport import MCP_EVENTS
+from jitctx.clients.settings_file import HookEntry
 
 AGENT = "claude-code"
 
@@ -55,30 +52,10 @@ ENTRIES: tuple[HookEntry, ...] = (
     HookEntry("InstructionsLoaded", None, TIMEOUT_S),
 )
 # `install claude-code --transport mcp`: the events an mcp_tool hook can answer go to the running
-# `jitctx mcp` server (adapters.mcp_hook); SessionStart and InstructionsLoaded stay commands.
+# `jitctx mcp` server (mcp_hook); SessionStart and InstructionsLoaded stay commands.
 MCP_ENTRIES: tuple[HookEntry, ...] = tuple(entry._replace(mcp=entry.event in MCP_EVENTS) for entry in ENTRIES)
 
 SCOPES = ("project", "local", "user")
-
-
-def _same_tool(tool_name: str, tool_input: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]]:
-    return tool_name, tool_input
-
-
-HOST = Host(
-    name=AGENT,
-    events=frozenset(
-        {
-            "SessionStart",
-            "UserPromptSubmit",
-            "PostToolUse",
-            "PostToolBatch",
-            "SubagentStart",
-            "InstructionsLoaded",
-        }
-    ),
-    map_tool=_same_tool,
-)
 
 
 def settings_path(scope: str, root: str, home: str) -> Path:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 
-from jitctx.adapters.claude_transcript import Release
+from jitctx.clients.claude_code.transcript import Release
 from jitctx.touched.commands import resolve_program
 from jitctx.touched.lexer import Op, Unterminated, Word, tokenize
 

@@ -35,7 +35,7 @@ from jitctx.reports.loads import load_json
 
 MAX_PATHS = 1000  # per call; a model asking for more is looping, not working
 # An answer later than this after a hook_event call began is not counted as sent: the mcp_tool hooks
-# install writes time out after claude_code.TIMEOUT_S (10 s), and Claude Code drops what comes after.
+# install writes time out after 10 s, and the client drops what comes after.
 HOOK_DEADLINE_S = 8.0
 EXTRA_HINT = "install the extra: pip install 'jitctx[mcp]'"
 
@@ -134,43 +134,43 @@ class McpTools:
         return _guarded(lambda: self._stats(session, since))
 
     def hook_event(self, fields: dict[str, Any]) -> ToolAnswer:
-        """Claude Code's hook event, answered in this process: the hook JSON as the text (Claude Code
-        parses the tool's text as a hook's output), `{}` on any problem, which goes to the hook log."""
-        from jitctx.adapters import claude_code
-        from jitctx.adapters.common import HookEnv, log_problem, run_hook
-        from jitctx.adapters.mcp_hook import hook_payload
-        from jitctx.adapters.quick_hook import try_quick
+        """A client's hook event, answered in this process through the one hook pipeline: the hook JSON
+        as the text (the client parses the tool's text as a hook's output), `{}` on any problem, which
+        goes to the hook log."""
+        from jitctx.clients import all_clients
+        from jitctx.hook.log import log_problem
+        from jitctx.hook.pipeline import respond
 
-        env = HookEnv(state_dir=self.state_dir, home=self.home, use_git=self.use_git)
+        client = all_clients.mcp_hook_client()
         try:
-            payload = hook_payload(fields)
+            payload = client.mcp_payload(fields)
         except ValueError as exc:
-            log_problem(self.state_dir, "claude-code", f"mcp hook_event: {exc}")
+            log_problem(self.state_dir, client.name, f"mcp hook_event: {exc}")
             return ToolAnswer({}, "{}")
         cwd = payload.get("cwd")
         if not isinstance(cwd, str) or not is_inside(os.path.realpath(cwd), self.project.root):
             # The model can call this tool too: it answers for this server's project only, as every
             # other tool here does (the hooks of a session in another project run their own server).
             log_problem(
-                self.state_dir, "claude-code", f"mcp hook_event: cwd {cwd!r} is outside {self.project.root}"
+                self.state_dir, client.name, f"mcp hook_event: cwd {cwd!r} is outside {self.project.root}"
             )
             return ToolAnswer({}, "{}")
-        raw = json.dumps(payload)
+        raw = json.dumps(payload).encode("utf-8", "surrogatepass")
         started = time.monotonic()
 
         def deliver(answer: dict[str, Any]) -> None:
-            # Called before the session is saved (run_hook): past the hook's timeout Claude Code has
+            # Called before the session is saved (hook.pipeline): past the hook's timeout the client has
             # dropped the call, so nothing may count as sent, and the next event sends it again.
             if time.monotonic() - started > HOOK_DEADLINE_S:
                 raise TimeoutError("the mcp_tool hook's timeout passed before the answer was ready")
 
-        with self._lock:  # sessions on disk are locked per file; this keeps one event at a time here
-            # The fast lane first, as the hook process does: a warm touch that loads nothing is proved so
-            # from the quick index (its alarm needs the main thread: the SDK runs this tool there).
-            if try_quick("claude-code", raw.encode("utf-8", "surrogatepass"), str(self.state_dir)):
-                answer: dict[str, Any] = {}
-            else:
-                answer = run_hook(claude_code.HOST, raw, env, deliver=deliver)
+        # Sessions on disk are locked per file; this keeps one event at a time here. The pipeline's fast
+        # lane needs the main thread for its alarm: the SDK runs this tool there.
+        with self._lock:
+            answer = respond(
+                client, raw, state_dir=str(self.state_dir), home=self.home, use_git=self.use_git,
+                deliver=deliver,
+            )  # fmt: skip
         return ToolAnswer(answer, json.dumps(answer, ensure_ascii=False))
 
     # -- implementations ------------------------------------------------------------------------------
@@ -344,8 +344,8 @@ def _guarded(work: Callable[[], ToolAnswer]) -> ToolAnswer:
 
 
 def _context_text(loads: list[Load], touched: list[dict[str, Any]], dropped: list[str]) -> str:
-    from jitctx.adapters.context import dropped_notes
     from jitctx.assemble.render import render_block
+    from jitctx.hook.context import dropped_notes
 
     names = ", ".join(entry["path"] for entry in touched)
     if loads:
@@ -431,7 +431,7 @@ def build_server(tools: McpTools) -> Any:
     described = {spec.name: spec.description for spec in TOOLS}
 
     def reply(answer: ToolAnswer) -> CallToolResult:
-        from jitctx.adapters.context import readable
+        from jitctx.hook.context import readable
 
         # camelCase keys validate on both SDK majors (2.x keeps them as aliases of snake_case fields).
         # `readable`: a file name that is not UTF-8 would make the reply impossible to serialize, and the
@@ -473,7 +473,7 @@ def build_server(tools: McpTools) -> Any:
         # A coroutine, so that the SDK runs it on the event loop's thread, the main one (`hook_event`).
         fields = dict(locals())
         answer = tools.hook_event(fields)
-        from jitctx.adapters.context import readable
+        from jitctx.hook.context import readable
 
         return CallToolResult.model_validate({"content": [{"type": "text", "text": readable(answer.text)}]})
 

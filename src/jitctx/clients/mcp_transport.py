@@ -1,5 +1,6 @@
-"""Claude Code hooks answered by the running `jitctx mcp` server (`type: "mcp_tool"`), instead of a new
-`jitctx hook claude-code` process per event.
+"""Hooks answered by the running `jitctx mcp` server (`type: "mcp_tool"`), instead of a new `jitctx hook
+AGENT` process per event: the transport `install --transport mcp` writes for a client that has it
+(`"mcp" in Client.transports`; today Claude Code).
 
 What Claude Code 2.1.332 does with such a hook (its bundled code, and live against a scripted model):
 `{"type": "mcp_tool", "server": S, "tool": T, "input": {...}, "timeout": N}` calls tool T of the MCP
@@ -96,13 +97,13 @@ def server_file(scope: str, root: str, home: str) -> str:
     return os.path.join(home, ".claude.json") if scope == "user" else os.path.join(root, ".mcp.json")
 
 
-def server_spec(hook_command: str) -> dict[str, Any]:
-    """The server entry for the program of a hook command: `jitctx hook claude-code` -> `jitctx mcp`
-    (`python -m jitctx hook claude-code` -> `python -m jitctx mcp`)."""
+def server_spec(hook_command: str, agent: str) -> dict[str, Any]:
+    """The server entry for the program of a hook command: `jitctx hook AGENT` -> `jitctx mcp`
+    (`python -m jitctx hook AGENT` -> `python -m jitctx mcp`)."""
     import shlex
 
     words = shlex.split(hook_command)
-    if words[-2:] != ["hook", "claude-code"]:
+    if words[-2:] != ["hook", agent]:
         raise ValueError(f"not a hook command of jitctx: {hook_command!r}")
     return {"type": "stdio", "command": words[0], "args": [*words[1:-2], "mcp"]}
 

@@ -1,10 +1,11 @@
-"""The hook's fast lane: a Claude Code tool event that certainly loads nothing, answered without the engine.
+"""The hook's fast lane: a tool event that certainly loads nothing, answered without the engine.
 
 Most tool calls touch places whose rules were settled earlier in the session. `jitctx.discovery.quick`
 proves that from the quick index the session store keeps; this module turns the proof into the hook's
 answer (`{}`) and the same discovery record the engine would have logged (a miss still counts in the hit
-rate's denominator). A PostToolUse or a PostToolBatch qualifies; anything unusual — another event, a
-sub-agent, several paths, a missing index, a change on disk — returns False and the engine answers.
+rate's denominator). A tool event of a client that allows it (`Client.fast_lane`) qualifies; anything
+unusual — another event, a sub-agent, several paths, a missing index, a change on disk — returns False
+and the engine answers.
 
 Imports: os, time, json (the caller's), the quick checker, and _signal once an index is read; nothing that
 builds classes at import time.
@@ -22,58 +23,54 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from jitctx.clients.base import Client
+    from jitctx.hook.event import HookEvent
+
 _APPEND = os.O_WRONLY | os.O_APPEND | os.O_CREAT
 
 
-def try_quick(agent: str, raw: bytes, state_dir: str) -> bool:
-    """True when the event was answered here (the caller prints `{}`); False: run the engine."""
+def answer_quickly(client: Client, event: HookEvent, state_dir: str) -> bool:
+    """True when the event was answered here (nothing loads; its record is written); False: the engine
+    answers. Reads the event the pipeline parsed, as the engine does."""
     started = time.perf_counter()
-    if agent != "claude-code" or (b'"PostToolUse"' not in raw and b'"PostToolBatch"' not in raw):
-        return False
+    from jitctx.hook.event import TOOLS
+
+    if event.kind != TOOLS or event.channel != "main":
+        return False  # a sub-agent's channel: the engine keeps its state apart
+    from jitctx.touched import affected_paths
+
+    paths: list[str] = []
+    for call in event.calls:
+        tool_name, tool_input = client.map_tool(call["tool_name"], call["tool_input"])
+        if tool_name in client.recorded_tools:
+            return False  # the engine records that use (a skill)
+        paths.extend(affected_paths(tool_name, tool_input))
+    if not paths:
+        return True  # nothing touched: the engine too answers {} and records nothing
+    if len(set(paths)) != 1:
+        return False  # several paths: the engine merges them into one record
+    key = f"{client.name}.{event.session_id}"
     try:
-        payload = json.loads(raw)
-        if not isinstance(payload, dict):
-            return False
-        event = payload.get("hook_event_name")
-        if event == "PostToolUse":
-            calls = [payload]
-        elif event == "PostToolBatch" and isinstance(payload.get("tool_calls"), list):
-            calls = payload["tool_calls"]
-        else:
-            return False
-        if payload.get("agent_id"):
-            return False  # a sub-agent's channel: the engine keeps its state apart
-        session_id, cwd = payload.get("session_id"), payload.get("cwd")
-        if not (isinstance(session_id, str) and session_id and isinstance(cwd, str)):
-            return False
-        from jitctx.touched import affected_paths
-
-        paths: list[str] = []
-        for call in calls:
-            tool_name = call.get("tool_name") if isinstance(call, dict) else None
-            tool_input = call.get("tool_input") if isinstance(call, dict) else None
-            if not (isinstance(tool_name, str) and isinstance(tool_input, dict)):
-                return False
-            if tool_name == "Skill":
-                return False  # the engine records the skill use (adapters.skill_use)
-            paths.extend(affected_paths(tool_name, tool_input))
-        if not paths:
-            return os.path.isabs(cwd)  # nothing touched: the engine too answers {} and records nothing
-        if len(set(paths)) != 1:
-            return False  # several paths: the engine merges them into one record
-        key = f"{agent}.{session_id}"
-        index: dict[str, Any] = json.loads(
-            read_state_file(os.path.join(state_dir, "sessions", quick_file_name(key)))
-        )
-        skipped = _within(QUIET_BUDGET_S, quiet, index, cwd, paths[0])
-        if skipped is None:
-            return False
-        from jitctx.adapters.hook_ids import hook_ids
-
-        _record(state_dir, index, session_id, cwd, paths[0], skipped, agent, started, hook_ids(payload))
-        return True
+        return _quiet_touch(client, event, state_dir, key, paths[0], started)
     except (OSError, ValueError, RecursionError, TimeoutError):
+        return False  # no index, a damaged one, a regex out of time: the engine decides
+
+
+def _quiet_touch(
+    client: Client, event: HookEvent, state_dir: str, key: str, path: str, started: float
+) -> bool:
+    """The quick index's proof that touching `path` loads nothing, and then the record of that miss."""
+    index: dict[str, Any] = json.loads(
+        read_state_file(os.path.join(state_dir, "sessions", quick_file_name(key)))
+    )
+    skipped = _within(QUIET_BUDGET_S, quiet, index, event.cwd, path)
+    if skipped is None:
         return False
+    from jitctx.hook.ids import hook_ids
+
+    ids = hook_ids(event.payload)
+    _record(state_dir, index, event.session_id, event.cwd, path, skipped, client.name, started, ids)
+    return True
 
 
 # The fast lane answers in milliseconds or not at all. The index's regexes keep to a grammar with no
@@ -138,3 +135,20 @@ def _record(
         os.write(fd, line)  # one write of a whole line with O_APPEND: never interleaved
     finally:
         os.close(fd)
+
+
+def try_quick(client: Client | str, raw: bytes, state_dir: str) -> bool:
+    """Parse `raw` as the pipeline does and ask the fast lane; False for anything it cannot parse."""
+    from jitctx.hook.pipeline import parse
+
+    if isinstance(client, str):
+        from jitctx.clients import all_clients
+
+        client = all_clients.get(client)
+    if not client.fast_lane:
+        return False
+    try:
+        event = parse(client, raw)
+    except Exception:
+        return False
+    return answer_quickly(client, event, state_dir)

@@ -1,24 +1,10 @@
-"""The checks of `jitctx doctor`, as functions of what was read: settings files, Codex's config, the state
-dir, the hook log. cmd_doctor finds those things (paths, PATH, client versions) and shows the result.
-
-Codex records the trust of a hook in its config.toml (`~/.codex/config.toml`, `$CODEX_HOME/config.toml`):
-
-    [hooks.state."/abs/path/hooks.json:post_tool_use:0:0"]
-    trusted_hash = "sha256:<hex>"
-
-The key is the hooks.json path, the event in snake case, the matcher group's index and the handler's
-index in it. The hash is sha256 over the compact, key-sorted JSON of `{"event_name", "matcher" (left out
-when there is none), "hooks": [{"async", "command", "timeout", "type"}]}`, as Codex 0.171's `hooks/list`
-reports it (`currentHash`); a hook whose recorded hash differs is "modified since last trusted" and does
-not run. Codex reads a project's `.codex/` only when the folder is trusted: `[projects."/abs/root"]
-trust_level = "trusted"`.
+"""The checks of `jitctx doctor` every client shares, as functions of what was read: settings files, the
+state dir, the hook log. A client's own checks live in its folder (`Client.doctor`).
 """
 
 from __future__ import annotations
 
 import calendar
-import hashlib
-import json
 import os
 import re
 import time
@@ -34,7 +20,7 @@ OK, WARN, PROBLEM, SKIP = "ok", "warn", "problem", "skip"
 class Check:
     """One line of the report: what was checked for which client, and how it went."""
 
-    client: str  # "claude-code", "codex" or "jitctx"
+    client: str  # a client's registry name, or "jitctx"
     name: str
     status: str  # OK, WARN, PROBLEM or SKIP
     detail: str
@@ -52,7 +38,7 @@ class Check:
 
 @dataclass(frozen=True)
 class Handler:
-    """A jitctx handler found in a settings file, with its place (for Codex's trust key)."""
+    """A jitctx handler found in a settings file, with its place (a client may key its trust by it)."""
 
     event: str
     group: int
@@ -69,8 +55,8 @@ MCP_HANDLER = "mcp_tool jitctx.hook_event"
 def our_handlers(data: Mapping[str, Any], agent: str) -> list[Handler]:
     """jitctx's handlers for `agent` in a parsed settings file, in file order; an mcp_tool handler of ours
     has MCP_HANDLER for its command."""
-    from jitctx.adapters.mcp_hook import is_jitctx_mcp_handler
-    from jitctx.adapters.settings import is_jitctx_command
+    from jitctx.clients.mcp_transport import is_jitctx_mcp_handler
+    from jitctx.clients.settings_file import is_jitctx_command, speaks_mcp
 
     found: list[Handler] = []
     hooks = data.get("hooks")
@@ -88,7 +74,7 @@ def our_handlers(data: Mapping[str, Any], agent: str) -> list[Handler]:
                     continue
                 if is_jitctx_command(handler.get("command"), agent):
                     command = handler["command"]
-                elif agent == "claude-code" and is_jitctx_mcp_handler(handler):
+                elif speaks_mcp(agent) and is_jitctx_mcp_handler(handler):
                     command = MCP_HANDLER
                 else:
                     continue
@@ -103,80 +89,8 @@ def missing_events(handlers: Iterable[Handler], wanted: Iterable[str]) -> list[s
     return [event for event in wanted if event not in have]
 
 
-# -- Codex trust ---------------------------------------------------------------------------------------
-
-
 def snake(event: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", event).lower()
-
-
-def codex_key(hooks_json: str, handler: Handler) -> str:
-    return f"{hooks_json}:{snake(handler.event)}:{handler.group}:{handler.index}"
-
-
-def codex_hash(handler: Handler) -> str | None:
-    """The hash Codex records when the handler is trusted; None for a handler with fields whose place in
-    the hash is not known (then only the presence of a trust record can be told)."""
-    if set(handler.fields) - {"type", "command", "timeout", "async"} or "timeout" not in handler.fields:
-        return None
-    body: dict[str, Any] = {
-        "event_name": snake(handler.event),
-        "hooks": [
-            {
-                "async": bool(handler.fields.get("async", False)),
-                "command": handler.command,
-                "timeout": handler.fields["timeout"],
-                "type": "command",
-            }
-        ],
-    }
-    if handler.matcher is not None:
-        body["matcher"] = handler.matcher
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
-
-
-def codex_trust(config: Mapping[str, Any], hooks_json: Path, handler: Handler) -> str:
-    """ "trusted", "modified" (trusted once, changed since), "disabled", "untrusted" or "recorded" (a trust
-    record whose hash cannot be checked)."""
-    hooks = config.get("hooks")
-    states = hooks.get("state") if isinstance(hooks, dict) else None
-    if not isinstance(states, dict):
-        return "untrusted"
-    record = None
-    for path in dict.fromkeys((os.path.abspath(hooks_json), os.path.realpath(hooks_json))):
-        candidate = states.get(codex_key(path, handler))
-        if isinstance(candidate, dict):
-            record = candidate
-            break
-    if record is None:
-        return "untrusted"
-    if record.get("enabled") is False:
-        return "disabled"
-    recorded = record.get("trusted_hash")
-    if not isinstance(recorded, str):
-        return "untrusted"
-    wanted = codex_hash(handler)
-    if wanted is None:
-        return "recorded"
-    return "trusted" if recorded == wanted else "modified"
-
-
-def codex_project_trusted(config: Mapping[str, Any], root: str) -> bool | None:
-    """Is the project folder trusted by Codex (it reads `.codex/` there only then)? None: never asked."""
-    projects = config.get("projects")
-    if not isinstance(projects, dict):
-        return None
-    for path in dict.fromkeys((root, os.path.realpath(root))):
-        entry = projects.get(path)
-        if isinstance(entry, dict) and isinstance(entry.get("trust_level"), str):
-            return bool(entry["trust_level"] == "trusted")
-    return None
-
-
-def codex_hooks_disabled(config: Mapping[str, Any]) -> bool:
-    features = config.get("features")
-    return isinstance(features, dict) and features.get("hooks") is False
 
 
 # -- command, state dir, hook log ----------------------------------------------------------------------

@@ -21,12 +21,9 @@ hook only after the user trusts it with `/hooks`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
-from jitctx.adapters.common import Host
-from jitctx.adapters.settings import HookEntry
+from jitctx.clients.settings_file import HookEntry
 
 AGENT = "codex"
 TIMEOUT_S = 10
@@ -38,23 +35,6 @@ ENTRIES: tuple[HookEntry, ...] = (
 )
 
 SCOPES = ("project", "user")
-
-
-def map_tool(tool_name: str, tool_input: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]]:
-    """Codex hook names to the registry's: its shell is `shell` (a `workdir` may come along), and its
-    patch text arrives as `command`, where the registry reads `input`."""
-    if tool_name == "Bash":
-        return "shell", tool_input
-    if tool_name == "apply_patch" and "input" not in tool_input and "command" in tool_input:
-        return "apply_patch", {"input": tool_input["command"]}
-    return tool_name, tool_input
-
-
-HOST = Host(
-    name=AGENT,
-    events=frozenset({"SessionStart", "UserPromptSubmit", "PostToolUse"}),
-    map_tool=map_tool,
-)
 
 
 def settings_path(scope: str, root: str, home: str, codex_home: str | None = None) -> Path:

@@ -37,7 +37,8 @@ class SettingsError(JitctxError):
 
 
 class HookEntry(NamedTuple):
-    """One hook jitctx registers: the event, its matcher (None: every occurrence) and a timeout (s)."""
+    """One hook jitctx registers: the event, its matcher (None: every occurrence) and a timeout, in the
+    client's unit (seconds for Claude Code and Codex, milliseconds for Gemini CLI)."""
 
     event: str
     matcher: str | None
@@ -47,7 +48,7 @@ class HookEntry(NamedTuple):
     def group(self, command: str) -> Settings:
         handler: Settings = {"type": "command", "command": command, "timeout": self.timeout}
         if self.mcp:
-            from jitctx.adapters.mcp_hook import mcp_handler
+            from jitctx.clients.mcp_transport import mcp_handler
 
             handler = mcp_handler(self.timeout)
         if self.matcher is None:
@@ -222,16 +223,13 @@ def _ours(group: object, agent: str) -> list[int]:
     """Indexes of jitctx's handlers in one matcher group."""
     if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
         return []
-    from jitctx.adapters.mcp_hook import is_jitctx_mcp_handler
+    from jitctx.clients.mcp_transport import is_jitctx_mcp_handler
 
     return [
         i
         for i, h in enumerate(group["hooks"])
         if isinstance(h, dict)
-        and (
-            is_jitctx_command(h.get("command"), agent)
-            or (agent == "claude-code" and is_jitctx_mcp_handler(h))
-        )
+        and (is_jitctx_command(h.get("command"), agent) or (speaks_mcp(agent) and is_jitctx_mcp_handler(h)))
     ]
 
 
@@ -383,3 +381,13 @@ def write_settings(
         Path(temp).unlink(missing_ok=True)
         raise
     return backup
+
+
+def speaks_mcp(agent: str) -> bool:
+    """Can this client's hooks be `mcp_tool` handlers asking the `jitctx mcp` server?"""
+    from jitctx.clients import all_clients
+
+    try:
+        return "mcp" in all_clients.get(agent).transports
+    except KeyError:
+        return False

@@ -1,0 +1,1 @@
+"""The live clients: one folder each behind the protocol of `base`, listed in `all_clients`."""

@@ -1,0 +1,156 @@
+"""What jitctx must know of one live coding agent, behind one protocol.
+
+A live client is one folder of `jitctx.clients` and one line of `all_clients.CLIENTS`, the way pre-commit
+keeps a language: everything that differs between agents is a method or an attribute here, and the rest
+of jitctx asks the registry, never an agent's name. The defaults describe an agent with Claude-shaped
+hooks (`hookSpecificOutput.additionalContext`) that loads nothing beyond its startup files by itself.
+
+The hook path imports this module on every event, so it imports nothing at load time and builds no
+dataclass: a client is a plain class with one instance in the registry.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs every hook call milliseconds
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from pathlib import Path
+    from typing import Any
+
+    from jitctx.clients.checks import Check
+    from jitctx.clients.settings_file import HookEntry
+    from jitctx.hook.event import HookEvent
+    from jitctx.profiles import Profile
+
+
+class Follower:
+    """Which touched paths a client follows by itself, loading their nested instruction files the way
+    it does after its own read tool. One per hook event: it may read the client's release once.
+
+    The default follows nothing: every nested file is jitctx's to send."""
+
+    def follows(self, tool_name: str, tool_input: Mapping[str, Any]) -> bool:
+        """Does the client load the nested files of every path this call touched?"""
+        return False
+
+    def shell_read(self, tool_name: str, tool_input: Mapping[str, Any], cwd: str) -> str | None:
+        """The one file (absolute) a shell call reads that the client itself treats as read, else None."""
+        return None
+
+    def follows_mentions(self) -> bool:
+        """Does the client attach a file named by `@path` in a prompt, loading its nested files?"""
+        return False
+
+    def shown_loaded(self, call: Mapping[str, Any]) -> frozenset[str] | None:
+        """The instruction files (real absolute paths) the call's own result shows the client loading,
+        when the client says so there; None when the result tells nothing, and the prediction of
+        `follows` stands. Evidence narrows the prediction, never widens it: a file predicted but not
+        shown goes out (a possible duplicate, never a lost rule)."""
+        return None
+
+
+class Client:
+    """One live agent: its profile, hook dialect, settings and install entries, and doctor checks."""
+
+    name: str = ""  # `jitctx hook NAME`, `jitctx install NAME`; also its profile's name
+    title: str = ""  # for people: "Claude Code"
+    program: str = ""  # the executable `doctor` asks for `--version`
+    package: str = ""  # where it comes from (npm), for messages and the README
+    aliases: tuple[str, ...] = ()  # other names the command line accepts
+    # The hook events jitctx answers, in the client's own names, and the module that holds the profile.
+    events: frozenset[str] = frozenset()
+    profile_module: str = ""
+    # May the fast lane prove "nothing loads" for this client's tool events from the quick index?
+    fast_lane: bool = False
+    # Tools whose calls `after_tool_calls` records: the fast lane leaves such events to the engine.
+    recorded_tools: frozenset[str] = frozenset()
+    # Install: the settings scopes, lowest priority first; the transports `install --transport` takes.
+    scopes: tuple[str, ...] = ("project", "user")
+    transports: tuple[str, ...] = ("command",)
+    # The client's own modules an event imports, loaded by the warm daemon before it serves.
+    preload: tuple[str, ...] = ()
+    # Said after `install` (the trust step the client needs before it runs a hook), or "".
+    install_note: str = ""
+
+    # -- what it reads -----------------------------------------------------------------------------------
+
+    def profile(self) -> Profile:
+        """What the client reads by itself (its `--agent` profile)."""
+        import importlib
+
+        profile: Profile = importlib.import_module(self.profile_module).PROFILE
+        return profile
+
+    def discovery_profile(self, every_format: Profile) -> Profile:
+        """The profile the hook discovers with: jitctx's (every format), read as this client reads its
+        own files (Claude Code ignores the scope of a nested CLAUDE.md)."""
+        return every_format
+
+    def host_profile(self, root: str, environ: Mapping[str, str], home: str | None) -> Profile:
+        """What the client loads by itself in this project and environment (its config may rename or add
+        instruction files); the hook leaves exactly that to it."""
+        return self.profile()
+
+    # -- its hook dialect --------------------------------------------------------------------------------
+
+    def parse(self, payload: Mapping[str, Any]) -> HookEvent:
+        """One hook payload as jitctx's canonical event; raises HookError when it is not one."""
+        from jitctx.hook.event import parse_claude_shaped
+
+        return parse_claude_shaped(self, payload)
+
+    def map_tool(self, tool_name: str, tool_input: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]]:
+        """The client's tool name and input as the touched-paths registry (jitctx.touched) knows them."""
+        return tool_name, tool_input
+
+    def render(self, event_name: str, text: str) -> dict[str, Any]:
+        """The answer to a hook event that adds `text` to the model's context ({} for no text)."""
+        if not text:
+            return {}
+        return {"hookSpecificOutput": {"hookEventName": event_name, "additionalContext": text}}
+
+    def follower(self, transcript: object, cwd: str) -> Follower:
+        return Follower()
+
+    def forked_from(self, transcript: object, session_id: str) -> str | None:
+        """The session a new session's conversation was copied from, when the client forks sessions."""
+        return None
+
+    def transcript_text(self, transcript: object) -> bytes | None:
+        """The transcript's bytes (bounded), to tell which files a forked conversation holds."""
+        return None
+
+    def mcp_payload(self, fields: dict[str, Any]) -> dict[str, Any]:
+        """The hook payload an `mcp_tool` hook's arguments stand for (`--transport mcp`); ValueError
+        when they are not one."""
+        raise ValueError(f"{self.name} has no mcp transport")
+
+    def after_tool_calls(self, context: Any, calls: Sequence[Mapping[str, Any]]) -> None:
+        """Telemetry beyond discovery for a tool event (Claude Code's skill uses); never changes the
+        answer, and raising here is only logged."""
+
+    # -- install and doctor ------------------------------------------------------------------------------
+
+    def settings_path(self, scope: str, root: str, home: str, environ: Mapping[str, str]) -> Path:
+        raise NotImplementedError
+
+    def entries(self, transport: str = "command") -> tuple[HookEntry, ...]:
+        raise NotImplementedError
+
+    def install_entries(self, data: dict[str, Any], command: str) -> tuple[dict[str, Any], list[Any]]:
+        """`data` (the settings file) with this client's hook entries running `command`."""
+        from jitctx.clients import settings_file
+
+        return settings_file.install(data, self.entries(), command, self.name)
+
+    def doctor(self, root: str, home: str | None, environ: Mapping[str, str]) -> tuple[list[Check], bool]:
+        """Checks of this client's setup, and whether jitctx's hooks are installed for it anywhere."""
+        from jitctx.clients.doctor_kit import settings_checks
+
+        places = [(scope, self.settings_path(scope, root, home or "", environ)) for scope in self.scopes]
+        if home is None:
+            places = [(scope, path) for scope, path in places if scope != "user"]
+        return settings_checks(self, places)
+
+    def __repr__(self) -> str:
+        return f"<client {self.name}>"

@@ -1,0 +1,137 @@
+"""Claude Code (npm `@anthropic-ai/claude-code`): hooks in `.claude/settings*.json` and
+`~/.claude/settings.json`; loads nested CLAUDE.md files and `.claude/rules` by itself after the calls its
+release follows (`release`), reports its own loads through InstructionsLoaded, forks sessions.
+
+The modules of this folder: `profile` (what it reads), `hooks` (events, install entries, settings
+places), `release` and `transcript` (what the release in use follows, read from the transcript),
+`skill_use` (Skill tool telemetry), `mcp_hook` (the `--transport mcp` entries), `doctor`.
+"""
+
+from __future__ import annotations
+
+from jitctx.clients.base import Client, Follower
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from pathlib import Path
+    from typing import Any
+
+    from jitctx.clients.checks import Check
+    from jitctx.clients.claude_code.transcript import Release
+    from jitctx.clients.settings_file import HookEntry
+    from jitctx.profiles import Profile
+
+
+class ClaudeFollower(Follower):
+    """What the release that sent the event loads by itself: nested files after Read always; after
+    Write, Edit, `@path` and one-file shell reads in newer releases. The release is read lazily, once."""
+
+    def __init__(self, transcript: object) -> None:
+        self.transcript = transcript
+        self._release: Any = ()  # () is "not read yet"
+
+    @property
+    def release(self) -> Release | None:
+        if self._release == ():
+            from jitctx.clients.claude_code.transcript import release_of
+
+            self._release = release_of(self.transcript)
+        release: Release | None = self._release
+        return release
+
+    def follows(self, tool_name: str, tool_input: Mapping[str, Any]) -> bool:
+        if tool_name == "Read":
+            return True
+        from jitctx.clients.claude_code.release import tool_loads_nested
+
+        return tool_loads_nested(tool_name, self.release)
+
+    def shell_read(self, tool_name: str, tool_input: Mapping[str, Any], cwd: str) -> str | None:
+        if tool_name != "Bash":
+            return None
+        from jitctx.clients.claude_code.release import shell_read_by_client
+
+        return shell_read_by_client(tool_input.get("command"), cwd, self.release)
+
+    def follows_mentions(self) -> bool:
+        from jitctx.clients.claude_code.release import wide
+
+        return wide(self.release)
+
+
+class ClaudeCode(Client):
+    name = "claude-code"
+    title = "Claude Code"
+    program = "claude"
+    package = "@anthropic-ai/claude-code"
+    events = frozenset(
+        {
+            "SessionStart",
+            "UserPromptSubmit",
+            "PostToolUse",
+            "PostToolBatch",
+            "SubagentStart",
+            "InstructionsLoaded",
+        }
+    )
+    profile_module = "jitctx.clients.claude_code.profile"
+    fast_lane = True
+    recorded_tools = frozenset({"Skill"})
+    preload = (
+        "jitctx.clients.claude_code.release",
+        "jitctx.clients.claude_code.skill_use",
+        "jitctx.clients.claude_code.transcript",
+    )
+    scopes = ("project", "local", "user")
+    transports = ("command", "mcp")
+
+    def discovery_profile(self, every_format: Profile) -> Profile:
+        # A nested CLAUDE.md loads whatever its `paths:` say, or jitctx would skip it where Claude Code
+        # loads it, and send it again later.
+        from dataclasses import replace
+
+        from jitctx.clients.claude_code.profile import OWN_FILES
+
+        return replace(every_format, unscoped_files=OWN_FILES)
+
+    def follower(self, transcript: object, cwd: str) -> Follower:
+        return ClaudeFollower(transcript)
+
+    def forked_from(self, transcript: object, session_id: str) -> str | None:
+        from jitctx.clients.claude_code.transcript import forked_from
+
+        return forked_from(transcript, session_id)
+
+    def transcript_text(self, transcript: object) -> bytes | None:
+        from jitctx.clients.claude_code.transcript import transcript_text
+
+        return transcript_text(transcript)
+
+    def after_tool_calls(self, context: Any, calls: Sequence[Mapping[str, Any]]) -> None:
+        from jitctx.clients.claude_code.skill_use import record_skill_uses
+
+        record_skill_uses(context, calls)
+
+    def mcp_payload(self, fields: dict[str, Any]) -> dict[str, Any]:
+        from jitctx.clients.mcp_transport import hook_payload
+
+        return hook_payload(fields)
+
+    def settings_path(self, scope: str, root: str, home: str, environ: Mapping[str, str]) -> Path:
+        from jitctx.clients.claude_code.hooks import settings_path
+
+        return settings_path(scope, root, home)
+
+    def entries(self, transport: str = "command") -> tuple[HookEntry, ...]:
+        from jitctx.clients.claude_code.hooks import ENTRIES, MCP_ENTRIES
+
+        return MCP_ENTRIES if transport == "mcp" else ENTRIES
+
+    def doctor(self, root: str, home: str | None, environ: Mapping[str, str]) -> tuple[list[Check], bool]:
+        from jitctx.clients.claude_code.doctor import doctor
+
+        return doctor(self, root, home, environ)
+
+
+CLIENT = ClaudeCode()

@@ -1,0 +1,86 @@
+"""Claude Code's own doctor checks: `disableAllHooks`, the `jitctx mcp` server of `--transport mcp`, and
+the jitctx plugin."""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from jitctx.clients.checks import MCP_HANDLER, OK, PROBLEM, WARN, Check, Handler
+from jitctx.clients.doctor_kit import command_check, settings_checks, settings_data
+
+if TYPE_CHECKING:
+    from jitctx.clients.base import Client
+
+
+def doctor(
+    client: Client, root: str, home: str | None, environ: Mapping[str, str]
+) -> tuple[list[Check], bool]:
+    from jitctx.clients.claude_code.hooks import settings_path
+
+    places = [(scope, settings_path(scope, root, home or "")) for scope in ("project", "local")]
+    if home:
+        places.append(("user", settings_path("user", root, home)))
+
+    def disabled(data: dict[str, Any], path: Path, name: str) -> list[Check]:
+        if data.get("disableAllHooks") is not True:
+            return []
+        return [
+            Check(
+                client.name,
+                name,
+                PROBLEM,
+                f"{path}: disableAllHooks is true: Claude Code runs no hook at all",
+                f"remove disableAllHooks from {path}",
+            )
+        ]
+
+    def server(scope: str, path: Path, handlers: list[Handler]) -> list[Check]:
+        if not any(handler.command == MCP_HANDLER for handler in handlers):
+            return []
+        return [mcp_server_check(client.name, scope, root, home)]
+
+    def plugin() -> tuple[list[Check], bool]:
+        if not home:
+            return [], False
+        from jitctx.clients.claude_code.plugin import plugin_checks
+
+        ordered = sorted(places, key=lambda place: place[0] != "user")  # user, then project, then local
+        return plugin_checks(Path(home), [settings_data(path) for _, path in ordered])
+
+    return settings_checks(client, places, settings_problems=disabled, scope_checks=server, plugin=plugin)
+
+
+def mcp_server_check(client: str, scope: str, root: str, home: str | None) -> Check:
+    """mcp_tool hooks of ours need the `jitctx` MCP server where Claude Code reads it, runnable, and
+    (in a project's .mcp.json) approved."""
+    from jitctx.clients.claude_code.hooks import settings_path
+    from jitctx.clients.mcp_transport import APPROVALS, MCP_SERVER, is_jitctx_server, server_file
+
+    name = f"mcp server ({scope})"
+    if scope == "user" and not home:
+        return Check(client, name, PROBLEM, "no home directory for ~/.claude.json", "set HOME")
+    path = Path(server_file(scope, root, home or ""))
+    servers = settings_data(path).get("mcpServers")
+    entry = servers.get(MCP_SERVER) if isinstance(servers, dict) else None
+    fix = f"jitctx install {client} --scope {scope} --transport mcp"
+    if not is_jitctx_server(entry):
+        detail = f"the mcp_tool hooks ask server {MCP_SERVER!r}, which {path} does not define (as jitctx mcp)"
+        return Check(client, name, PROBLEM, detail, fix)
+    assert isinstance(entry, dict)
+    server_command = shlex.join([entry["command"], *entry["args"]])
+    program = command_check(client, server_command, scope)
+    if program.status != OK:  # the server's program, checked as a hook command is
+        return Check(client, name, program.status, f"{path}: {program.detail}", program.fix or fix)
+    if scope != "user":
+        approved = any(
+            isinstance(names := settings_data(settings_path(s, root, "")).get(APPROVALS), list)
+            and MCP_SERVER in names
+            for s in ("project", "local")  # where a project's .mcp.json servers are approved
+        )
+        if not approved:
+            detail = f"{path}: jitctx is not in {APPROVALS}; Claude Code asks to approve it on first start"
+            return Check(client, name, WARN, detail, fix)
+    return Check(client, name, OK, f"{path}: {server_command}")

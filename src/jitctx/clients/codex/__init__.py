@@ -1,0 +1,64 @@
+"""Codex (npm `@openai/codex`): hooks in `.codex/hooks.json` and `$CODEX_HOME/hooks.json`, each trusted by
+the user with `/hooks`; reads AGENTS.override.md or AGENTS.md per directory from the root to the cwd at
+start, and nothing while it works, so every nested file is jitctx's to send.
+
+The modules of this folder: `profile`, `hooks` (events, install entries, settings places), `doctor`
+(config.toml, trust records, the plugin).
+"""
+
+from __future__ import annotations
+
+from jitctx.clients.base import Client
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from pathlib import Path
+    from typing import Any
+
+    from jitctx.clients.checks import Check
+    from jitctx.clients.settings_file import HookEntry
+
+TRUST_NOTE = """\
+jitctx: Codex runs a new or changed hook only after you trust it: start Codex, type /hooks, and trust
+        the jitctx hooks (a project's .codex/ is read only in a folder Codex trusts, too).
+        Check with `jitctx doctor`: it reads the trust Codex recorded in ~/.codex/config.toml
+        ($CODEX_HOME/config.toml), the [hooks.state."<hooks.json>:<event>:<group>:<handler>"] tables."""
+
+
+class Codex(Client):
+    name = "codex"
+    title = "Codex"
+    program = "codex"
+    package = "@openai/codex"
+    events = frozenset({"SessionStart", "UserPromptSubmit", "PostToolUse"})
+    profile_module = "jitctx.clients.codex.profile"
+    scopes = ("project", "user")
+    install_note = TRUST_NOTE
+
+    def map_tool(self, tool_name: str, tool_input: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]]:
+        """Codex hook names to the registry's: its shell is `shell` (a `workdir` may come along), and its
+        patch text arrives as `command`, where the registry reads `input`."""
+        if tool_name == "Bash":
+            return "shell", tool_input
+        if tool_name == "apply_patch" and "input" not in tool_input and "command" in tool_input:
+            return "apply_patch", {"input": tool_input["command"]}
+        return tool_name, tool_input
+
+    def settings_path(self, scope: str, root: str, home: str, environ: Mapping[str, str]) -> Path:
+        from jitctx.clients.codex.hooks import settings_path
+
+        return settings_path(scope, root, home, environ.get("CODEX_HOME") or None)
+
+    def entries(self, transport: str = "command") -> tuple[HookEntry, ...]:
+        from jitctx.clients.codex.hooks import ENTRIES
+
+        return ENTRIES
+
+    def doctor(self, root: str, home: str | None, environ: Mapping[str, str]) -> tuple[list[Check], bool]:
+        from jitctx.clients.codex.doctor import doctor
+
+        return doctor(self, root, home, environ)
+
+
+CLIENT = Codex()

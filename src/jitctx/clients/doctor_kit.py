@@ -1,0 +1,210 @@
+"""What every client's `doctor` checks the same way: jitctx's entries in each settings file the client
+reads, the hook command's program, the client's version; and the flow that puts them together.
+
+A client's own checks (a setting that switches hooks off, trust, plugins, an MCP server) come in through
+the hooks of `settings_checks`.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from jitctx.clients.checks import MCP_HANDLER, OK, PROBLEM, SKIP, WARN, Check, Handler
+from jitctx.errors import JitctxError
+
+if TYPE_CHECKING:
+    from jitctx.clients.base import Client
+
+VERSION_TIMEOUT_S = 5
+Place = tuple[str, Path]  # (scope, settings file)
+
+
+def settings_data(path: Path) -> dict[str, Any]:
+    from jitctx.clients.settings_file import read_settings
+
+    try:
+        return read_settings(path)[1]
+    except JitctxError:
+        return {}  # reported by the hooks check of that file
+
+
+def hooks_check(
+    client: Client,
+    scope: str,
+    path: Path,
+    settings_problems: Callable[[dict[str, Any], Path, str], list[Check]] | None = None,
+) -> tuple[list[Check], list[Handler]]:
+    """The entries of one settings file: every event `install` writes is there; and the handlers."""
+    from jitctx.clients.checks import missing_events, our_handlers
+    from jitctx.clients.settings_file import read_settings
+
+    wanted = [entry.event for entry in client.entries()]
+    name = f"hooks ({scope})"
+    try:
+        text, data = read_settings(path)
+    except JitctxError as exc:
+        return [Check(client.name, name, PROBLEM, str(exc), f"fix {path}")], []
+    if text is None:
+        return [], []
+    checks = settings_problems(data, path, name) if settings_problems is not None else []
+    handlers = our_handlers(data, client.name)
+    if not handlers:
+        return checks, []
+    missing = missing_events(handlers, wanted)
+    if missing:
+        detail = f"{path}: no entry for {', '.join(missing)} (written by an older jitctx?)"
+        checks.append(
+            Check(client.name, name, PROBLEM, detail, f"jitctx install {client.name} --scope {scope}")
+        )
+    else:
+        checks.append(Check(client.name, name, OK, f"{path}: {', '.join(wanted)}{warm_note(handlers)}"))
+    return checks, handlers
+
+
+def warm_note(handlers: Sequence[Handler]) -> str:
+    """Said when every command hook of a settings file hands its events to the warm daemon."""
+    from jitctx.clients.settings_file import is_warm_command
+
+    commands = [handler.command for handler in handlers if handler.command != MCP_HANDLER]
+    if commands and all(is_warm_command(command) for command in commands):
+        return " (--warm: answered by a jitctx process that stays up)"
+    return ""
+
+
+def in_active_virtualenv(executable: str) -> bool:
+    """Does `executable` live under $VIRTUAL_ENV (the virtualenv activated in this shell)?"""
+    venv = os.environ.get("VIRTUAL_ENV")
+    if not venv or not os.path.isabs(venv):
+        return False
+    base = os.path.realpath(venv)
+    real = os.path.realpath(executable)
+    return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
+
+
+def command_check(client: str, command: str, scope: str) -> Check:
+    """The hook command's program exists (an absolute path) or is on PATH for any shell."""
+    from jitctx.clients.checks import command_program
+
+    name = f"command ({scope})"
+    program = command_program(command)
+    if program is None:
+        return Check(
+            client, name, PROBLEM, f"cannot read the command {command!r}", f"jitctx install {client}"
+        )
+    if os.path.isabs(program):
+        if os.path.isfile(program) and os.access(program, os.X_OK):
+            return Check(client, name, OK, command)
+        return Check(
+            client,
+            name,
+            PROBLEM,
+            f"{program} does not exist or is not executable ({command})",
+            f"jitctx install {client} --scope {scope}   (from the jitctx you want to use)",
+        )
+    found = shutil.which(program)
+    if found is None:
+        return Check(
+            client,
+            name,
+            PROBLEM,
+            f"{program!r} is not on PATH ({command})",
+            f"jitctx install {client} --scope {scope}   (writes an absolute path when need be)",
+        )
+    if in_active_virtualenv(found):
+        return Check(
+            client,
+            name,
+            WARN,
+            f"{program!r} is found only through the active virtualenv ({found}); an agent started "
+            "from another shell will not find it",
+            f"jitctx install {client} --scope {scope}   (writes the absolute path)",
+        )
+    return Check(client, name, OK, f"{command} ({found})")
+
+
+def version_check(client: Client) -> Check:
+    """`PROGRAM --version`, skipped when the client is not on PATH."""
+    program = client.program
+    found = shutil.which(program)
+    if found is None:
+        return Check(client.name, "version", SKIP, f"{program} is not on PATH")
+    try:
+        done = subprocess.run(
+            [found, "--version"],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=VERSION_TIMEOUT_S,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return Check(
+            client.name, "version", WARN, f"{found} --version did not answer in {VERSION_TIMEOUT_S} s"
+        )
+    except OSError as exc:
+        return Check(client.name, "version", WARN, f"{found} cannot be run ({exc.strerror})")
+    text = done.stdout.decode("utf-8", "replace").strip().splitlines()
+    if done.returncode != 0 or not text:
+        return Check(client.name, "version", WARN, f"{found} --version failed (exit {done.returncode})")
+    return Check(client.name, "version", OK, f"{text[0][:100]} ({found})")
+
+
+def settings_checks(
+    client: Client,
+    places: Sequence[Place],
+    *,
+    first: Sequence[Check] = (),
+    settings_problems: Callable[[dict[str, Any], Path, str], list[Check]] | None = None,
+    scope_checks: Callable[[str, Path, list[Handler]], list[Check]] | None = None,
+    plugin: Callable[[], tuple[list[Check], bool]] | None = None,
+    last: Sequence[Check] = (),
+) -> tuple[list[Check], bool]:
+    """The version, the entries of each settings file in `places`, the commands they run, the client's
+    own checks (given as hooks), and whether jitctx's hooks are installed for it in any place."""
+    checks = [version_check(client), *first]
+    found_in: list[str] = []
+    commands: dict[str, str] = {}
+    for scope, path in places:
+        scope_found, handlers = hooks_check(client, scope, path, settings_problems)
+        checks.extend(scope_found)
+        if not handlers:
+            continue
+        found_in.append(scope)
+        for handler in handlers:
+            if handler.command != MCP_HANDLER:
+                commands.setdefault(handler.command, scope)
+        if scope_checks is not None:
+            checks.extend(scope_checks(scope, path, handlers))
+    plugin_found, active = plugin() if plugin is not None else ([], False)
+    checks.extend(plugin_found)
+    name = client.name
+    if active and found_in:
+        checks.append(
+            Check(
+                name,
+                "hooks",
+                WARN,
+                f"the jitctx plugin and the hooks in {' and '.join(found_in)} both run",
+                f"keep one: jitctx uninstall {name} --scope {found_in[0]}, or disable the plugin",
+            )
+        )
+    if not found_in and not active:
+        where = ", ".join(scope for scope, _ in places)
+        checks.append(Check(name, "hooks", SKIP, f"no jitctx hooks ({where})", f"jitctx install {name}"))
+    elif len(found_in) > 1:
+        checks.append(
+            Check(
+                name,
+                "hooks",
+                WARN,
+                f"installed in {' and '.join(found_in)}: each scope runs the hook",
+                f"keep one: jitctx uninstall {name} --scope {found_in[-1]}",
+            )
+        )
+    checks.extend(command_check(name, command, scope) for command, scope in commands.items())
+    checks.extend(last)
+    return checks, bool(found_in) or active

@@ -1,0 +1,102 @@
+"""Gemini CLI (npm `@google/gemini-cli`): hooks in `.gemini/settings.json` and `~/.gemini/settings.json`,
+run only in a folder the user trusts; loads its context files (GEMINI.md, `context.fileName`) at start
+and just in time after its own file tools, never after a shell command, a grep or a glob.
+
+Seen in 0.61.0, against a scripted model: at start it reads the context files from the cwd up to the
+`.git` boundary (none below the cwd) and `~/.gemini/GEMINI.md`; its read_file, write_file, replace and
+list_directory calls, and `@path` in a prompt, append the context files above the touched path that
+this session has not loaded yet to the tool's result, between `--- Context from: PATH ---` lines, and
+the AfterTool hook sees that result (`evidence`). Project settings are read from `<cwd>/.gemini/` only,
+and only in a trusted folder.
+
+The modules of this folder: `profile`, `hooks` (events, install entries, settings places), `settings`
+(reading `context.fileName` and folder trust), `doctor`.
+"""
+
+from __future__ import annotations
+
+from jitctx.clients.base import Client, Follower
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from pathlib import Path
+    from typing import Any
+
+    from jitctx.clients.checks import Check
+    from jitctx.clients.settings_file import HookEntry
+    from jitctx.hook.event import HookEvent
+    from jitctx.profiles import Profile
+
+KINDS = {"AfterTool": "tools", "BeforeAgent": "prompt", "SessionStart": "start"}
+# The file tools after which Gemini CLI loads the context files above the paths they touched
+# (read_many_files serves its `@path` expansion, which loads them too).
+FOLLOWED_TOOLS = frozenset({"read_file", "read_many_files", "write_file", "replace", "list_directory"})
+
+TRUST_NOTE = """\
+jitctx: Gemini CLI runs a project's hooks only in a folder you trust, and reads them from the
+        .gemini/settings.json of the folder it starts in (not of a parent): start `gemini` in the project
+        root and trust the folder when it asks. Headless runs: GEMINI_CLI_TRUST_WORKSPACE=true (not
+        --skip-trust, which ignores the project's settings, hooks included). `jitctx doctor` reads the
+        trust recorded in ~/.gemini/trustedFolders.json."""
+
+
+class GeminiFollower(Follower):
+    def follows(self, tool_name: str, tool_input: Mapping[str, Any]) -> bool:
+        return tool_name in FOLLOWED_TOOLS
+
+    def follows_mentions(self) -> bool:
+        return True  # an `@path` is expanded by read_many_files, with the context files above it
+
+    def shown_loaded(self, call: Mapping[str, Any]) -> frozenset[str] | None:
+        """The context files Gemini CLI appended to this call's result ("--- Context from: PATH ---");
+        None when the result is not there to read."""
+        from jitctx.clients.gemini_cli.evidence import context_files_shown
+
+        return context_files_shown(call.get("tool_response"))
+
+
+class GeminiCli(Client):
+    name = "gemini-cli"
+    title = "Gemini CLI"
+    program = "gemini"
+    package = "@google/gemini-cli"
+    aliases = ("gemini",)
+    events = frozenset(KINDS)
+    profile_module = "jitctx.clients.gemini_cli.profile"
+    fast_lane = True
+    scopes = ("project", "user")
+    install_note = TRUST_NOTE
+
+    def parse(self, payload: Mapping[str, Any]) -> HookEvent:
+        from jitctx.hook.event import parse_claude_shaped
+
+        return parse_claude_shaped(self, payload, KINDS)
+
+    def host_profile(self, root: str, environ: Mapping[str, str], home: str | None) -> Profile:
+        from jitctx.clients.gemini_cli.profile import PROFILE, with_context_files
+        from jitctx.clients.gemini_cli.settings import context_file_names
+
+        names = context_file_names(root, home)
+        return PROFILE if names == PROFILE.dir_files else with_context_files(names)
+
+    def follower(self, transcript: object, cwd: str) -> Follower:
+        return GeminiFollower()
+
+    def settings_path(self, scope: str, root: str, home: str, environ: Mapping[str, str]) -> Path:
+        from jitctx.clients.gemini_cli.hooks import settings_path
+
+        return settings_path(scope, root, home)
+
+    def entries(self, transport: str = "command") -> tuple[HookEntry, ...]:
+        from jitctx.clients.gemini_cli.hooks import ENTRIES
+
+        return ENTRIES
+
+    def doctor(self, root: str, home: str | None, environ: Mapping[str, str]) -> tuple[list[Check], bool]:
+        from jitctx.clients.gemini_cli.doctor import doctor
+
+        return doctor(self, root, home, environ)
+
+
+CLIENT = GeminiCli()

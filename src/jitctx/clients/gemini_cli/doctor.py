@@ -1,0 +1,75 @@
+"""Gemini CLI's own doctor checks: hooks switched off in its settings, and folder trust (a project's
+hooks run only in a trusted folder)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from jitctx.clients.checks import OK, PROBLEM, WARN, Check, Handler
+from jitctx.clients.doctor_kit import settings_checks
+
+if TYPE_CHECKING:
+    from jitctx.clients.base import Client
+
+
+def doctor(
+    client: Client, root: str, home: str | None, environ: Mapping[str, str]
+) -> tuple[list[Check], bool]:
+    places = [("project", client.settings_path("project", root, "", environ))]
+    if home:
+        places.append(("user", client.settings_path("user", root, home, environ)))
+
+    def disabled(data: dict[str, Any], path: Path, name: str) -> list[Check]:
+        config = data.get("hooksConfig")
+        if isinstance(config, dict) and config.get("enabled") is False:
+            return [
+                Check(
+                    client.name,
+                    name,
+                    PROBLEM,
+                    f"{path}: hooksConfig.enabled is false: Gemini CLI runs no hook at all",
+                    f"remove hooksConfig.enabled from {path}",
+                )
+            ]
+        return []
+
+    def trust(scope: str, path: Path, handlers: list[Handler]) -> list[Check]:
+        if scope != "project":
+            return []
+        return [trust_check(client.name, root, home, environ)]
+
+    return settings_checks(client, places, settings_problems=disabled, scope_checks=trust)
+
+
+def trust_check(name: str, root: str, home: str | None, environ: Mapping[str, str]) -> Check:
+    from jitctx.clients.gemini_cli.settings import folder_trust, read_jsonc
+
+    if environ.get("GEMINI_CLI_TRUST_WORKSPACE", "").lower() == "true":
+        return Check(name, "trust (folder)", OK, "GEMINI_CLI_TRUST_WORKSPACE=true: every folder is trusted")
+    user = read_jsonc(f"{home}/.gemini/settings.json") if home else None
+    security = user.get("security") if user else None
+    folder = security.get("folderTrust") if isinstance(security, dict) else None
+    if isinstance(folder, dict) and folder.get("enabled") is False:
+        return Check(
+            name, "trust (folder)", OK, "security.folderTrust.enabled is false: every folder is trusted"
+        )
+    state = folder_trust(root, home, environ)
+    if state == "trusted":
+        return Check(name, "trust (folder)", OK, f"{root} is trusted: Gemini CLI runs its project hooks")
+    if state == "untrusted":
+        return Check(
+            name,
+            "trust (folder)",
+            PROBLEM,
+            f"{root} is not trusted: Gemini CLI ignores its .gemini/settings.json (hooks included)",
+            "trust the folder in Gemini CLI (/permissions), or: jitctx install gemini-cli --scope user",
+        )
+    return Check(
+        name,
+        "trust (folder)",
+        WARN,
+        f"Gemini CLI has not recorded trust for {root}; it runs the project's hooks once you trust the "
+        "folder (it asks when started there; headless runs need --skip-trust)",
+    )

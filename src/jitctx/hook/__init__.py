@@ -1,0 +1,6 @@
+"""The one hook pipeline (`pipeline.respond`) and what it is made of: the canonical event, the engine, its
+fast lane, the record of each decision, and the MCP server that is one of its transports."""
+
+# One hook event is kilobytes (a Write's content at most a few megabytes); past this it is not an event
+# but a stream such as /dev/zero, which must not be read into memory to find that out.
+MAX_INPUT = 8 * 1024 * 1024

@@ -1,0 +1,246 @@
+"""The engine: one canonical hook event in, the loads to send out, every client alike.
+
+Each hook call may be its own process, so the session lives in the session store (one JSON file and a
+lock per session id) and every file goes out once per session. The engine discovers with the `jitctx`
+profile (every instruction format) as the client reads its own files, and sends only what the client
+does not load by itself (`host_files.HostFiles`, from the client's profile and its `Follower`).
+
+The engine raises on anything it cannot answer; `pipeline.respond`, the one caller of every transport,
+turns that into a logged problem and `{}`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from jitctx.hook.context import CONTEXT_LIMIT, dropped_notes, mentions
+from jitctx.hook.event import HOST_LOAD, PROMPT, START, SUBAGENT, TOOLS, HookError, HookEvent, text_field
+from jitctx.hook.log import log_problem
+from jitctx.hook.touches import Touched
+from jitctx.model import Load, LoadReason
+
+if TYPE_CHECKING:  # imported where used: the hook path loads only what an event needs
+    from jitctx.clients.base import Client
+    from jitctx.hook.event_context import EventContext
+    from jitctx.telemetry.store import EventStore
+
+Answer = dict[str, Any]
+# Writes one answer where the agent reads it; raises OSError or ValueError when it could not.
+Deliver = Callable[[Answer], None]
+DISCOVERY_PROFILE = "jitctx"
+
+__all__ = ["DISCOVERY_PROFILE", "Answer", "Deliver", "Engine", "HookEnv", "HookError", "log_problem"]
+
+
+# NamedTuples, not dataclasses: building a dataclass costs milliseconds at import, on every tool call.
+class HookEnv(NamedTuple):
+    """What the edge (CLI) decides for the engine: where state lives, whose home, how much to send."""
+
+    state_dir: Path
+    home: str | None = None
+    use_git: bool = True
+    limit: int = CONTEXT_LIMIT
+    environ: Mapping[str, str] | None = None  # the client's environment (its config places); None: ours
+
+
+class Engine:
+    """Answers the canonical events of one client: start, prompt, tools, sub-agent, host load."""
+
+    def __init__(self, client: Client, env: HookEnv, deliver: Deliver | None = None) -> None:
+        self.client = client
+        self.env = env
+        self.deliver = deliver
+        self.handed_over = False  # `deliver` was called (whether or not it succeeded)
+        self.ids: dict[str, Any] = {}  # the prompt and tool call ids of the event, for its records
+
+    def _hand_over(self, result: Answer) -> Answer:
+        """Deliver `result` before the session state is saved (called inside the open session)."""
+        if self.deliver is not None:
+            self.handed_over = True
+            self.deliver(result)  # raising here leaves the saved state as it was
+        return result
+
+    def answer(self, event: HookEvent) -> Answer:
+        from jitctx.hook.ids import hook_ids
+
+        self.ids = hook_ids(event.payload)
+        if event.kind == HOST_LOAD:
+            self._record_host_load(event.payload)
+            return {}
+        if event.kind == TOOLS:
+            try:  # telemetry: a use that cannot be recorded changes nothing in the answer
+                self.client.after_tool_calls(_ToolCallsSeen(self, event), event.calls)
+            except Exception as exc:
+                log_problem(self.env.state_dir, self.client.name, f"tool use not recorded: {exc!r}")
+            follower = self.client.follower(event.transcript, event.cwd)
+            touched = Touched(follower, event.transcript, event.cwd)
+            for call in event.calls:
+                tool_name, tool_input = self.client.map_tool(call["tool_name"], call["tool_input"])
+                touched.add_call(tool_name, tool_input, follower.shown_loaded(call))
+            return self._discover(event, touched)
+        if event.kind == PROMPT:
+            touched = Touched(self.client.follower(event.transcript, event.cwd), event.transcript, event.cwd)
+            touched.add_mentions(mentions(event.prompt))
+            return self._discover(event, touched)
+        if event.kind == START:
+            return self._session_start(event)
+        if event.kind == SUBAGENT:
+            return self._subagent_start(event)
+        raise HookError(f"hook event {event.name!r} is accepted but has no handler")  # pragma: no cover
+
+    # -- events ----------------------------------------------------------------------------------------
+
+    def _context(self, event: HookEvent, fresh: bool = False) -> EventContext:
+        from jitctx.hook.event_context import EventContext
+
+        return EventContext(self, event.session_id, event.cwd, fresh=fresh, transcript=event.transcript)
+
+    def _session_start(self, event: HookEvent) -> Answer:
+        source = event.source
+        if source == "fork":
+            # A copy of another conversation under a new id: it holds what the old one was sent, and the
+            # client reloads its own startup files. Which conversation it copied, the transcript tells from
+            # the first tool call on (it does not exist yet), so nothing is opened or sent now.
+            return self._hand_over({})
+        fresh = source in ("startup", "clear")  # a fresh context window holds nothing of ours
+        context = self._context(event, fresh=fresh)
+        if fresh:
+            context.store.delete(context.key)
+        with context.open() as opened:
+            session = opened.session
+            if opened.new:
+                loads = context.start(session)
+            elif source == "compact":
+                # Compaction drops what was added during the session; the client reloads only its startup
+                # files, so everything else the session held goes out again.
+                loads = session.after_compaction(host_reloads=context.host_files.at_startup)
+                context.log_startup(session, loads, signals=("compact",))
+            else:
+                loads = []  # a resumed conversation still holds what we sent before
+            return self._hand_over(self.client.render(event.name, context.fit(loads)))
+
+    def _subagent_start(self, event: HookEvent) -> Answer:
+        """A sub-agent starts with a fresh context: the client gives it its own startup files, jitctx the
+        rest of what applies from the root down to the session's directory, in the sub-agent's channel."""
+        context = self._context(event)
+        with context.open() as opened:
+            session = opened.session
+            if session.started_in(event.channel):
+                return self._hand_over({})  # the same sub-agent again (a resumed one) holds them
+            loads = context.start(session, event.channel)
+            return self._hand_over(self.client.render(event.name, context.fit(loads)))
+
+    def _discover(self, event: HookEvent, touched: Touched) -> Answer:
+        if not touched.paths:
+            # Nothing touched: answered without opening the session (most shell calls land here). A
+            # session that has not started yet starts with the next event that touches a path.
+            return {}
+        from jitctx.discovery.session import merge_discoveries
+
+        channel = event.channel
+        context = self._context(event)
+        with context.open() as opened:
+            session = opened.session
+            loads = context.start(session) if opened.new and channel == "main" else []
+            # Paths the client follows itself go first: in a batch, a Write and a shell read of one
+            # directory leave its CLAUDE.md to the client, whichever call came first.
+            paths = sorted(touched.paths, key=lambda p: not touched.followed[p])
+            steps = [context.with_trigger(step) for step in session.discover_many(paths, channel)]
+            step = merge_discoveries(touched.label, steps, channel)
+            # Per touched path (one step each, in order): what the client loaded by itself depends on how
+            # that path was touched.
+            parents: set[str] = set()
+            sent = [
+                load
+                for path, one in zip(paths, steps, strict=True)
+                for load in one.loaded
+                if not _held(context, load, touched.followed[path], touched.shown.get(path), parents)
+            ]
+            context.log_discovery(session, step, sent, channel)
+            loads.extend(sent)
+            text = context.fit(loads, dropped_notes(step.dropped))
+            return self._hand_over(self.client.render(event.name, text))
+
+    def _record_host_load(self, payload: Mapping[str, Any]) -> None:
+        """The client's own load, into the same event log (a sub-agent's when `agent_id` is set)."""
+        from jitctx.discovery.boundary import find_root
+        from jitctx.telemetry.events import event_from_instructions_loaded
+
+        path = text_field(payload, "file_path")
+        cwd = payload.get("cwd")
+        root = find_root(cwd, root_markers()) if isinstance(cwd, str) and os.path.isdir(cwd) else None
+        try:
+            size: int | None = os.stat(path).st_size
+        except OSError:
+            size = None
+        record = event_from_instructions_loaded(payload, root=root, file_bytes=size)
+        record.update(self.ids)
+        self.event_store().append(record)
+
+    def event_store(self) -> EventStore:
+        from jitctx.telemetry.store import EventStore
+
+        def warn(message: str) -> None:
+            log_problem(self.env.state_dir, self.client.name, message)
+
+        return EventStore(self.env.state_dir / "events", warn=warn)
+
+
+def _held(
+    context: EventContext, load: Load, followed: bool, shown: frozenset[str] | None, parents: set[str]
+) -> bool:
+    """Does the client hold this load by itself? Its prediction (`HostFiles.native`), narrowed by what
+    the call's result showed it loading: a file it loads at start, or an import of a file it holds, needs
+    no showing; any other file predicted but not shown is sent."""
+    if not context.host_files.native(load, followed, parents):
+        return False
+    if shown is None or load.reason is LoadReason.INCLUDE or context.host_files.at_startup(load.file):
+        return True
+    if os.path.realpath(load.file.path) in shown:
+        return True
+    parents.discard(load.file.display)  # not held after all: its imports are not either
+    return False
+
+
+class _ToolCallsSeen(NamedTuple):
+    """What a client's `after_tool_calls` may use: the engine (event log, ids, env) and the event."""
+
+    engine: Engine
+    event: HookEvent
+
+    def session_root(self) -> str:
+        """The session's project, as its other records name it: where it started, not where the shell
+        is now."""
+        from jitctx.discovery.boundary import find_root
+
+        started = saved_start(self.engine.env.state_dir / "sessions", session_key(self.engine, self.event))
+        return find_root(started or self.event.cwd, root_markers())
+
+
+def session_key(engine: Engine, event: HookEvent) -> str:
+    # Namespaced, so two clients' sessions (or `jitctx touch --session`) never share state.
+    return f"{engine.client.name}.{event.session_id}"
+
+
+def saved_start(sessions: Path, key: str) -> str | None:
+    """The directory a saved session started in (its quick index records it), if it still exists."""
+    from jitctx.discovery.quick import quick_file_name, read_state_file
+
+    try:  # a regular file of ours, bounded, never waited on (a FIFO there would block the hook)
+        index = json.loads(read_state_file(str(sessions / quick_file_name(key))))
+    except (OSError, ValueError, RecursionError):
+        return None
+    start = index.get("cwd") if isinstance(index, dict) else None
+    if isinstance(start, str) and os.path.isabs(start) and "\0" not in start and os.path.isdir(start):
+        return start
+    return None
+
+
+def root_markers() -> tuple[str, ...]:
+    from jitctx.profiles import ROOT_MARKERS
+
+    return ROOT_MARKERS

@@ -1,0 +1,196 @@
+"""The project, the client's view, the session store and the event log of one hook event."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from jitctx.discovery.boundary import find_root
+from jitctx.hook.context import fit_with_notes
+from jitctx.hook.engine import DISCOVERY_PROFILE, Engine, root_markers, saved_start
+from jitctx.model import Discovery, Load, Startup
+
+if TYPE_CHECKING:
+    from jitctx.discovery.session import Session
+    from jitctx.discovery.store import OpenSession
+    from jitctx.telemetry.store import EventStore
+
+
+class EventContext:
+    """The project, host view, session store and event log of one event.
+
+    `cwd` is where the session started, not where the shell is now: the host loaded its own files for
+    that directory, and the session's project is found from it. A session already under way keeps the
+    start directory it saved; `fresh` (SessionStart for a new context window) takes the event's.
+    """
+
+    def __init__(
+        self,
+        engine: Engine,
+        session_id: str,
+        event_cwd: str,
+        fresh: bool = False,
+        transcript: object = None,
+    ) -> None:
+        from jitctx.discovery.store import SessionStore
+        from jitctx.hook.host_files import HostFiles
+        from jitctx.profiles import get_profile
+        from jitctx.project import Project
+
+        self.engine = engine
+        self.session_id = session_id
+        self.store = SessionStore(engine.env.state_dir / "sessions")
+        # Namespaced, so a Codex and a Claude Code session (or `jitctx touch --session`) never share state.
+        self.key = f"{engine.client.name}.{session_id}"
+        self.transcript = transcript
+        self.parent = None if fresh else self._forked_from(transcript)
+        started_in = None if fresh else saved_start(self.store.directory, self.parent or self.key)
+        self.cwd = started_in or event_cwd
+        client = engine.client
+        root = find_root(self.cwd, root_markers())
+        self.project = Project(
+            root, profile=client.discovery_profile(get_profile(DISCOVERY_PROFILE)), home=engine.env.home
+        )
+        environ = engine.env.environ if engine.env.environ is not None else os.environ
+        host = client.host_profile(self.project.root, environ, self.project.home)
+        self.host_files = HostFiles(host, self.project.root, self.cwd, self.project.home)
+        self._events: EventStore | None = None
+
+    def _forked_from(self, transcript: object) -> str | None:
+        """The saved session this one's conversation was copied from (Claude Code's `--fork-session`),
+        when this one has no state of its own yet."""
+        if self.store.path_for(self.key).exists():
+            return None
+        parent = self.engine.client.forked_from(transcript, self.session_id)
+        if parent is None:
+            return None
+        key = f"{self.engine.client.name}.{parent}"
+        return key if self.store.path_for(key).exists() else None
+
+    @contextmanager
+    def open(self) -> Iterator[OpenSession]:
+        with self.store.open(
+            self.project, self.key, cwd=self.cwd, use_git=self.engine.env.use_git, inherit=self.parent
+        ) as opened:
+            if opened.inherited:
+                self._keep_what_the_fork_holds(opened.session)
+            yield opened
+
+    def _keep_what_the_fork_holds(self, session: Session) -> None:
+        """A fork starts from its parent's state as it is now; the parent may have been sent files after
+        the point the conversation was copied from. Only files the fork's transcript shows arriving are
+        kept: jitctx's `Contents of PATH` and the host's own loads, which name the absolute path."""
+        text = self.engine.client.transcript_text(self.transcript)
+        if text is None:
+            return  # too large or unreadable to tell: keep what the parent held
+        for state in session.channels.values():
+            for path, entry in list(state.loaded.items()):
+                names = (f"Contents of {entry.display}", path)
+                if not any(json.dumps(name, ensure_ascii=False)[1:-1].encode() in text for name in names):
+                    state.forget(path)
+
+    def outgoing(self, loads: tuple[Load, ...] | list[Load], followed: bool | None) -> list[Load]:
+        """The loads the client does not have by itself (`followed` None: at session start)."""
+        parents: set[str] = set()
+        return [load for load in loads if not self.host_files.native(load, followed, parents)]
+
+    def with_trigger(self, step: Discovery) -> Discovery:
+        """A step whose loads all name the touched path (the session leaves it out for unscoped files)."""
+        from jitctx.discovery.boundary import is_inside, relative_posix
+
+        if all(load.trigger is not None for load in step.loaded):
+            return step
+        absolute = os.path.realpath(step.trigger)
+        shown = (
+            relative_posix(absolute, self.project.root)
+            if is_inside(absolute, self.project.root)
+            else absolute
+        )
+        loads = tuple(
+            load if load.trigger is not None else replace(load, trigger=shown) for load in step.loaded
+        )
+        return replace(step, loaded=loads)
+
+    def start(self, session: Session, channel: str = "main") -> list[Load]:
+        """What a channel's start sends: its startup loads the host does not have, logged."""
+        # What a changed file or the cwd brings early but the host loads by itself on its first read
+        # there (a nested CLAUDE.md, a scoped .claude/rules file) is left to it, or it would arrive twice.
+        parents: set[str] = set()
+        startup = session.startup(
+            channel, left_to_host=lambda load: self.host_files.loads_later(load, parents)
+        )
+        sent = self.outgoing(startup.loaded, None)
+        self.log_startup(session, sent, signals=startup.signals, startup=startup, channel=channel)
+        return sent
+
+    def fit(self, loads: list[Load], notes: Sequence[str] = ()) -> str:
+        return fit_with_notes(loads, notes, self.engine.env.limit)
+
+    # -- telemetry: what jitctx sent; what the host loaded itself arrives through InstructionsLoaded ------
+
+    def _append(self, record: dict[str, Any]) -> None:
+        record["agent"] = self.engine.client.name
+        record.update(self.engine.ids)
+        if self._events is None:
+            self._events = self.engine.event_store()
+        self._events.append(record)
+
+    def log_startup(
+        self,
+        session: Session,
+        sent: list[Load],
+        signals: tuple[str, ...],
+        startup: Startup | None = None,
+        channel: str = "main",
+    ) -> None:
+        from jitctx.telemetry.events import event_from_startup
+
+        base = startup or Startup(self.project.root, self._cwd_shown(), DISCOVERY_PROFILE, (), (), (), ())
+        record = event_from_startup(
+            replace(base, signals=signals, loaded=tuple(sent)),
+            session_id=self.session_id,
+            cumulative_bytes=self._held_bytes(session, channel),
+            channel=channel,
+        )
+        self._append(record)
+
+    @staticmethod
+    def _held_bytes(session: Session, channel: str) -> int:
+        """What the channel carries: the body sizes the session recorded when it loaded each file (the
+        same figure as telemetry.held_bytes(session.blocks()), without reading the texts again)."""
+        state = session.channels.get(channel)
+        if state is None:
+            return 0
+        blocks = state.blocks
+        return sum(blocks[p].body_bytes if p in blocks else e.carried for p, e in state.loaded.items())
+
+    def _cwd_shown(self) -> str:
+        from jitctx.discovery.boundary import is_inside, relative_posix
+
+        real = os.path.realpath(self.cwd)
+        return (
+            (relative_posix(real, self.project.root) or ".") if is_inside(real, self.project.root) else real
+        )
+
+    def log_discovery(self, session: Session, step: Discovery, sent: list[Load], channel: str) -> None:
+        from jitctx.telemetry.events import event_from_discovery
+
+        # A hit is a touch that brought instruction files, whoever delivered them: `loaded` lists what
+        # jitctx sent, `host_loaded` what the host loaded itself (its bytes arrive in its own `load`
+        # records through InstructionsLoaded), so the hit rate does not depend on who did the work.
+        record = event_from_discovery(
+            replace(step, loaded=tuple(sent), hit=bool(step.loaded)),
+            session_id=self.session_id,
+            root=self.project.root,
+            cumulative_bytes=self._held_bytes(session, channel),
+            cwd=self.cwd,
+        )
+        sent_paths = {load.file.path for load in sent}
+        native = [load.file.path for load in step.loaded if load.file.path not in sent_paths]
+        if native:
+            record["host_loaded"] = native
+        self._append(record)

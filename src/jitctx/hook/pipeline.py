@@ -1,0 +1,130 @@
+"""The one hook pipeline: raw event -> the client's canonical event -> one decision -> one record -> the
+answer, for every transport (the process hook, the warm daemon, the MCP `hook_event` tool).
+
+The decision is the engine's. Its cheap path, the fast lane (`fast_lane`), answers a tool event only when
+the quick index the engine wrote proves that the engine would load nothing, and writes the very record
+the engine would; anything else goes to the engine. Both read the same parsed event.
+
+`respond` never raises: whatever goes wrong (bad JSON, a missing field, an unknown event, a state dir
+that cannot be written, a bug) is written to `<state dir>/hook.log`, and the answer is `{}`. A hook must
+never block the agent over a missed optimisation.
+
+With `deliver`, the answer is handed to it while the session is still locked, and the session state is
+saved only after it returned: a file counts as sent once its answer was written, so a process killed in
+between, or an answer that could not be written (`deliver` raised), sends it again next time rather than
+never. Every answer goes through `deliver` exactly once.
+
+Imports json and the client registry; the engine only when the fast lane cannot answer.
+"""
+
+from __future__ import annotations
+
+import json
+
+from jitctx.hook import MAX_INPUT
+from jitctx.hook.log import log_problem
+
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs every hook call milliseconds
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Any
+
+    from jitctx.clients.base import Client
+    from jitctx.hook.event import HookEvent
+
+
+def respond(
+    client: Client | str,
+    raw: bytes | str | None,
+    *,
+    state_dir: str,
+    home: str | None = None,
+    use_git: bool = True,
+    report: Callable[[str], None] | None = None,
+    deliver: Callable[[dict[str, Any]], None] | None = None,
+    environ: Mapping[str, str] | None = None,
+    problem: str | None = None,
+) -> dict[str, Any]:
+    """The answer to one hook event given as raw JSON; `{}` when there is nothing to add or on error.
+    `problem` is a transport's reason not to read the event at all (stdin unreadable, too large)."""
+    name = client if isinstance(client, str) else client.name
+    engine = None
+    try:
+        if problem is not None:
+            raise _Unread(problem)
+        if raw is not None and len(raw) > MAX_INPUT:
+            raise _Unread(f"hook input is larger than {MAX_INPUT // 2**20} MiB; not read")
+        if isinstance(client, str):
+            from jitctx.clients import all_clients
+
+            client = all_clients.get(client)
+        event = parse(client, raw)
+        if _fast_lane(client, event, state_dir):
+            result: dict[str, Any] = {}
+        else:
+            from pathlib import Path
+
+            from jitctx.hook.engine import Engine, HookEnv
+
+            env = HookEnv(state_dir=Path(state_dir), home=home, use_git=use_git, environ=environ)
+            engine = Engine(client, env, deliver)
+            result = engine.answer(event)
+    except Exception as exc:  # the hook contract: log it, answer {}, never block the agent
+        message = str(exc) if isinstance(exc, _Unread) else f"{type(exc).__name__}: {exc}"
+        log_problem(state_dir, name, message)
+        if report is not None:
+            report(f"jitctx hook {name}: {' '.join(message.split())} (answered {{}})")
+        result = {}
+    if deliver is not None and (engine is None or not engine.handed_over):
+        try:
+            deliver(result)
+        except (OSError, ValueError):  # the agent stopped listening: nothing was sent, nothing is lost
+            pass
+    return result
+
+
+class _Unread(Exception):
+    """The transport could not read the event; logged as it says."""
+
+
+def parse(client: Client, raw: bytes | str | None) -> HookEvent:
+    """The client's canonical event for one raw payload; HookError when it is none."""
+    from jitctx.hook.event import HookError
+
+    payload = json.loads(raw) if raw and raw.strip() else None
+    if not isinstance(payload, dict):
+        what = "empty input" if payload is None else f"a JSON {type(payload).__name__}"
+        raise HookError(f"expected one hook event as a JSON object on stdin, got {what}")
+    return client.parse(payload)
+
+
+def _fast_lane(client: Client, event: HookEvent, state_dir: str) -> bool:
+    """Did the fast lane answer (nothing loads, its record written)? Any surprise: the engine decides."""
+    if not client.fast_lane:
+        return False
+    try:
+        from jitctx.hook.fast_lane import answer_quickly
+
+        return answer_quickly(client, event, state_dir)
+    except Exception:  # an optimisation: the engine answers, and logs what it finds wrong
+        return False
+
+
+def run_hook(
+    client: Client | str,
+    raw: bytes | str | None,
+    env: Any,
+    report: Callable[[str], None] | None = None,
+    deliver: Callable[[dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
+    """`respond` with the settings of a `hook.engine.HookEnv` (for a harness that holds one)."""
+    return respond(
+        client,
+        raw,
+        state_dir=str(env.state_dir),
+        home=env.home,
+        use_git=env.use_git,
+        report=report,
+        deliver=deliver,
+        environ=env.environ,
+    )

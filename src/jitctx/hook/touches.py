@@ -1,0 +1,65 @@
+"""The paths one hook event touched (a tool call, a batch of them, or a prompt's `@path`s), each marked
+with whether the client follows it itself (loads its nested files as after its own read tool)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from jitctx.clients.base import Follower
+
+
+class Touched:
+    """The paths one event touched, placed against the shell's directory, and for each whether the
+    client follows it itself. Which calls it follows, the client's `Follower` says."""
+
+    def __init__(self, follower: Follower, transcript: object, cwd: str) -> None:
+        self.cwd = cwd
+        self.paths: list[str] = []
+        self.followed: dict[str, bool] = {}
+        # Per path, the files the client's own result showed it loading (None: no such evidence).
+        self.shown: dict[str, frozenset[str] | None] = {}
+        self.label = "prompt"
+        self.follower = follower
+        self.transcript = transcript
+        self._names: list[str] = []
+
+    def _add(self, path: str, followed: bool) -> None:
+        if path not in self.followed:
+            self.paths.append(path)
+            self.followed[path] = followed
+        elif followed:
+            self.followed[path] = True  # loaded by the client through one call of the batch: held
+
+    def add_call(
+        self, tool_name: str, tool_input: Mapping[str, Any], shown: frozenset[str] | None = None
+    ) -> None:
+        from jitctx.touched import affected_paths
+
+        paths = [placed(self.cwd, p) for p in affected_paths(tool_name, tool_input)]
+        if not paths:
+            return
+        self._names.append(tool_name)
+        self.label = "+".join(dict.fromkeys(self._names))
+        follows = self.follower.follows(tool_name, tool_input)
+        shell_read = None if follows else self.follower.shell_read(tool_name, tool_input, self.cwd)
+        for path in paths:
+            self._add(path, follows or path == shell_read)
+            if shown is not None:
+                self.shown[path] = (self.shown.get(path) or frozenset()) | shown
+
+    def add_mentions(self, mentioned: Sequence[str]) -> None:
+        """`@path`s of a prompt that exist; a client that attaches a mentioned file loads its nested
+        files itself."""
+        for path in (placed(self.cwd, m) for m in mentioned):
+            if os.path.isfile(path):
+                self._add(path, self.follower.follows_mentions())
+            elif os.path.exists(path):
+                self._add(path, False)
+
+
+def placed(cwd: str, path: str) -> str:
+    """A path of a tool call or prompt, made absolute against the shell's directory at that event."""
+    return os.path.normpath(os.path.join(cwd, os.path.expanduser(path)))
