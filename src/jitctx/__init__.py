@@ -1,6 +1,17 @@
 """jitctx: the right instruction files in a coding agent's context at the right moment.
 
-The names below are imported on first use, so `import jitctx` stays cheap on the hook path.
+The supported Python surface is exactly `__all__` below; every other module is internal and may change.
+The names are imported on first use, so `import jitctx` stays cheap on the hook path.
+
+    Project, Config                  a repository as one agent profile sees it, and its settings
+    Session                          startup loading and per-tool-call discovery, with its invariants
+    PromptAssembler                  a system prompt with a cache boundary that keeps the JIT blocks
+    Startup, Discovery, Load,        what a startup or a discovery loaded and why (frozen records)
+    InstructionFile, LoadReason, Tier
+    affected_paths                   the paths a tool call touches, by tool name and input
+    get_profile, profile_names       what each agent reads (`--agent`)
+    hook_answer                      one hook event of a live client in, its answer out (never raises)
+    JitctxError                      the one base error
 """
 
 from __future__ import annotations
@@ -12,22 +23,38 @@ __version__ = "0.1.0"
 __all__ = [
     "Config",
     "Discovery",
+    "InstructionFile",
     "JitctxError",
+    "Load",
+    "LoadReason",
     "Project",
     "PromptAssembler",
     "Session",
     "Startup",
+    "Tier",
     "__version__",
+    "affected_paths",
+    "get_profile",
+    "hook_answer",
+    "profile_names",
 ]
 
 _LAZY = {
-    "Project": "jitctx.project",
-    "Session": "jitctx.discovery.session",
-    "Config": "jitctx.config",
-    "Discovery": "jitctx.model",
-    "Startup": "jitctx.model",
-    "JitctxError": "jitctx.errors",
-    "PromptAssembler": "jitctx.assemble",
+    "Project": ("jitctx.project", "Project"),
+    "Session": ("jitctx.discovery.session", "Session"),
+    "Config": ("jitctx.config", "Config"),
+    "Discovery": ("jitctx.model", "Discovery"),
+    "Startup": ("jitctx.model", "Startup"),
+    "Load": ("jitctx.model", "Load"),
+    "InstructionFile": ("jitctx.model", "InstructionFile"),
+    "LoadReason": ("jitctx.model", "LoadReason"),
+    "Tier": ("jitctx.model", "Tier"),
+    "JitctxError": ("jitctx.errors", "JitctxError"),
+    "PromptAssembler": ("jitctx.assemble", "PromptAssembler"),
+    "affected_paths": ("jitctx.touched", "affected_paths"),
+    "get_profile": ("jitctx.profiles", "get_profile"),
+    "profile_names": ("jitctx.profiles", "profile_names"),
+    "hook_answer": ("jitctx.hook.pipeline", "respond"),
 }
 
 if TYPE_CHECKING:
@@ -35,14 +62,23 @@ if TYPE_CHECKING:
     from jitctx.config import Config
     from jitctx.discovery.session import Session
     from jitctx.errors import JitctxError
-    from jitctx.model import Discovery, Startup
+    from jitctx.hook.pipeline import respond as hook_answer
+    from jitctx.model import Discovery, InstructionFile, Load, LoadReason, Startup, Tier
+    from jitctx.profiles import get_profile, profile_names
     from jitctx.project import Project
+    from jitctx.touched import affected_paths
 
 
 def __getattr__(name: str) -> object:
-    module = _LAZY.get(name)
-    if module is None:
+    place = _LAZY.get(name)
+    if place is None:
         raise AttributeError(f"module 'jitctx' has no attribute {name!r}")
     import importlib
 
-    return getattr(importlib.import_module(module), name)
+    value = getattr(importlib.import_module(place[0]), place[1])
+    globals()[name] = value  # looked up once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

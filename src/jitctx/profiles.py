@@ -193,3 +193,8 @@ def get_profile(name: str) -> Profile:
     except KeyError:
         known = ", ".join(PROFILES)
         raise UsageError(f"unknown agent profile {name!r}; choose one of: {known}") from None
+
+
+def profile_names() -> list[str]:
+    """Every profile name `--agent` takes: the default, the live clients', the other formats'."""
+    return list(PROFILES)

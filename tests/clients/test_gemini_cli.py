@@ -13,7 +13,7 @@ import pytest
 from jitctx.cli.main import main
 from jitctx.clients import all_clients
 from jitctx.clients.gemini_cli.evidence import context_files_shown
-from jitctx.hook.event import PROMPT, START, TOOLS, HookError
+from jitctx.hook.event import PROMPT, TOOLS, HookError
 from jitctx.hook.pipeline import respond
 
 GEMINI = all_clients.get("gemini-cli")
@@ -124,7 +124,8 @@ def test_context_file_name_setting_is_honoured(tmp_path: Path) -> None:
     root = project(tmp_path)
     (root / ".gemini").mkdir()
     (root / ".gemini/settings.json").write_text(
-        '{\n  // JSON with comments, as Gemini CLI reads it\n  "context": {"fileName": ["GEMINI.md", "AGENTS.md"]},\n}\n'
+        '{\n  // JSON with comments, as Gemini CLI reads it\n'
+        '  "context": {"fileName": ["GEMINI.md", "AGENTS.md"]},\n}\n'
     )
     start = answer(tmp_path, event(root, "SessionStart", source="startup"))
     assert "root agents rules" not in start  # Gemini CLI loads AGENTS.md itself now
@@ -185,3 +186,13 @@ def test_doctor_says_whether_the_folder_is_trusted(
     monkeypatch.setenv("GEMINI_CLI_TRUST_WORKSPACE", "true")
     (home / ".gemini/trustedFolders.json").write_text(json.dumps({str(root): "DO_NOT_TRUST"}))
     assert trust() == "ok"
+
+
+def test_hook_context_in_the_prompt_is_not_read_as_mentions(tmp_path: Path) -> None:
+    """Headless, Gemini CLI prepends the SessionStart answer to the prompt: an `@path` inside it is jitctx's
+    own text, not the user's mention."""
+    root = project(tmp_path)
+    answer(tmp_path, event(root, "SessionStart", source="startup"))
+    ours = "<hook_context>Contents of AGENTS.md: see @sub/a.py</hook_context>\n\nPlease go on."
+    assert answer(tmp_path, event(root, "BeforeAgent", prompt=ours)) == ""
+    assert "sub agents rules" in answer(tmp_path, event(root, "BeforeAgent", prompt="look at @sub/a.py"))

@@ -253,12 +253,11 @@ def answer(
     if problem is None and warm and _ask_warm(agent, raw, state, use_git):
         return 0
     from jitctx.cli.state import state_dir_path, user_home
-    from jitctx.errors import JitctxError
     from jitctx.hook.pipeline import respond
 
     try:
         chosen = os.path.abspath(state) if state is not None else state_dir_path()
-    except JitctxError as exc:  # no home and no private place for state: nothing to keep, nothing to log
+    except Exception as exc:  # no home and no private place for state: nothing to keep, nothing to log
         _report(f"jitctx hook {agent}: {exc} (answered {{}})")
         _write({}, None)
         return 0

@@ -71,7 +71,14 @@ class GeminiCli(Client):
     def parse(self, payload: Mapping[str, Any]) -> HookEvent:
         from jitctx.hook.event import parse_claude_shaped
 
-        return parse_claude_shaped(self, payload, KINDS)
+        event = parse_claude_shaped(self, payload, KINDS)
+        if event.prompt and "<hook_context>" in event.prompt:
+            # Headless, the SessionStart answer is prepended to the prompt: its `@imports` are not the
+            # user's mentions.
+            import re
+
+            event.prompt = re.sub(r"<hook_context>.*?</hook_context>", "", event.prompt, flags=re.DOTALL)
+        return event
 
     def host_profile(self, root: str, environ: Mapping[str, str], home: str | None) -> Profile:
         from jitctx.clients.gemini_cli.profile import PROFILE, with_context_files
