@@ -1,4 +1,4 @@
-"""`jitctx hook claude-code|codex`: answer one hook event of an agent (JSON on stdin, JSON on stdout).
+"""`jitctx hook CLIENT`: answer one hook event of a live client (JSON on stdin, JSON on stdout).
 
 This runs on every tool call, so it imports little: the engine and the session store, and yaml or the glob
 libraries only when a rule file must be parsed. `fast_main` answers without building the argparse parser.
@@ -39,15 +39,18 @@ call, in the background; it exits after 10 idle minutes) and answers without thi
 engine. It listens on a socket in <state dir>/warm/, a directory only you can enter, and serves only your
 user and this same environment; whenever it cannot answer, this process answers as without --warm.
 
-Events: SessionStart (startup, resume, clear, compact), UserPromptSubmit (@path mentions count as touches),
-PostToolUse (the paths a tool read or wrote), and for Claude Code InstructionsLoaded (recorded in the event
-log, so `jitctx stats` covers the agent's own loads too). Files the agent loads by itself are not sent;
-each other file is sent once per session, and again after compaction. Register it with `jitctx install`.
+Events, in each client's own names: a session start (startup, resume, clear, compact), a prompt (its
+@path mentions count as touches: UserPromptSubmit, Gemini CLI's BeforeAgent), tool calls (the paths they
+read or wrote: PostToolUse, PostToolBatch, AfterTool), a sub-agent's start, and Claude Code's
+InstructionsLoaded (recorded in the event log, so `jitctx stats` covers the agent's own loads too). Files
+the agent loads by itself are not sent; each other file is sent once per session, and again after
+compaction. Register it with `jitctx install CLIENT`; `jitctx profiles` lists the clients.
 
 examples:
   echo '{"hook_event_name": "PostToolUse", "session_id": "s1", "cwd": "'$PWD'",
          "tool_name": "Read", "tool_input": {"file_path": "src/api/users.ts"}}' | jitctx hook claude-code
   jitctx hook codex < event.json
+  jitctx hook gemini-cli < after-tool.json
 """
 
 

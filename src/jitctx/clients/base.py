@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
     from jitctx.clients.checks import Check
     from jitctx.clients.settings_file import HookEntry
-    from jitctx.hook.event import HookEvent
+    from jitctx.clients.event import HookEvent
     from jitctx.profiles import Profile
 
 
@@ -95,7 +95,7 @@ class Client:
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent:
         """One hook payload as jitctx's canonical event; raises HookError when it is not one."""
-        from jitctx.hook.event import parse_claude_shaped
+        from jitctx.clients.event import parse_claude_shaped
 
         return parse_claude_shaped(self, payload)
 

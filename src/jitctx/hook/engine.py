@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from jitctx.hook.context import CONTEXT_LIMIT, dropped_notes, mentions
-from jitctx.hook.event import HOST_LOAD, PROMPT, START, SUBAGENT, TOOLS, HookError, HookEvent, text_field
+from jitctx.clients.event import HOST_LOAD, PROMPT, START, SUBAGENT, TOOLS, HookError, HookEvent, text_field
 from jitctx.hook.log import log_problem
 from jitctx.hook.touches import Touched
 from jitctx.model import Load, LoadReason

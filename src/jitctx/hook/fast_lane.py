@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from jitctx.clients.base import Client
-    from jitctx.hook.event import HookEvent
+    from jitctx.clients.event import HookEvent
 
 _APPEND = os.O_WRONLY | os.O_APPEND | os.O_CREAT
 
@@ -33,7 +33,7 @@ def answer_quickly(client: Client, event: HookEvent, state_dir: str) -> bool:
     """True when the event was answered here (nothing loads; its record is written); False: the engine
     answers. Reads the event the pipeline parsed, as the engine does."""
     started = time.perf_counter()
-    from jitctx.hook.event import TOOLS
+    from jitctx.clients.event import TOOLS
 
     if event.kind != TOOLS or event.channel != "main":
         return False  # a sub-agent's channel: the engine keeps its state apart

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from jitctx.clients.base import Client
-    from jitctx.hook.event import HookEvent
+    from jitctx.clients.event import HookEvent
 
 
 def respond(
@@ -89,7 +89,7 @@ class _Unread(Exception):
 
 def parse(client: Client, raw: bytes | str | None) -> HookEvent:
     """The client's canonical event for one raw payload; HookError when it is none."""
-    from jitctx.hook.event import HookError
+    from jitctx.clients.event import HookError
 
     payload = json.loads(raw) if raw and raw.strip() else None
     if not isinstance(payload, dict):

@@ -15,7 +15,12 @@ command substitution, globs, braces, tildes) marks the word as not `exact` inste
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs the hook milliseconds
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from jitctx.light_tuple import NamedTuple
 
 
 class Word(NamedTuple):

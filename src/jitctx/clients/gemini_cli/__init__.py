@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
     from jitctx.clients.checks import Check
     from jitctx.clients.settings_file import HookEntry
-    from jitctx.hook.event import HookEvent
+    from jitctx.clients.event import HookEvent
     from jitctx.profiles import Profile
 
 KINDS = {"AfterTool": "tools", "BeforeAgent": "prompt", "SessionStart": "start"}
@@ -69,7 +69,7 @@ class GeminiCli(Client):
     install_note = TRUST_NOTE
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent:
-        from jitctx.hook.event import parse_claude_shaped
+        from jitctx.clients.event import parse_claude_shaped
 
         event = parse_claude_shaped(self, payload, KINDS)
         if event.prompt and "<hook_context>" in event.prompt:
