@@ -58,7 +58,8 @@ def test_which_shell_reads_the_client_follows(project: Path, command: str, read:
     command = command.replace("ABS", str(project / "tools/gen.py"))
     expected = None if read is None else str(project / read)
     assert shell_read_by_client(command, str(project), WIDE) == expected
-    assert shell_read_by_client(command, str(project), None) == expected  # unknown: the newest
+    # Unknown: the oldest behaviour, so jitctx sends it (a possible duplicate, never a lost rule).
+    assert shell_read_by_client(command, str(project), None) is None
     assert shell_read_by_client(command, str(project), OLD) is None  # 2.1.197 follows no shell read
 
 
@@ -75,7 +76,8 @@ def test_the_tools_after_which_a_release_loads_nested_files() -> None:
         True,
         False,
     ]
-    assert wide(None) and wide((3, 0, 0)) and not wide((2, 1, 331))
+    assert not wide(None) and wide((3, 0, 0)) and not wide((2, 1, 331))
+    assert [tool_loads_nested(t, None) for t in ("Read", "Write")] == [True, False]
 
 
 def _transcript(path: Path, records: list[dict[str, object]]) -> str:
@@ -131,3 +133,39 @@ def test_the_release_is_the_newest_the_transcript_names(tmp_path: Path) -> None:
     with open(path, "a", encoding="utf-8") as handle:
         handle.write('{"type": "user", "version": "2.1.3')
     assert release_of(path) == (2, 1, 332)
+
+
+def test_the_release_is_read_from_the_client_process_when_the_transcript_does_not_exist_yet(
+    tmp_path: Path,
+) -> None:
+    """The first tool call of `claude -p` can come before the transcript exists: the client process
+    above the hook tells the release, from the package it runs out of."""
+    import subprocess
+    import sys
+
+    from jitctx.clients.claude_code import ClaudeFollower
+    from jitctx.clients.claude_code.process_release import release_of_process, release_of_program
+
+    package = tmp_path / "node_modules/@anthropic-ai/claude-code"
+    (package / "bin").mkdir(parents=True)
+    (package / "package.json").write_text(
+        json.dumps({"name": "@anthropic-ai/claude-code", "version": "2.1.197"})
+    )
+    claude = package / "bin" / "claude.exe"
+    claude.symlink_to(sys.executable)  # a process whose /proc/PID/cmdline names the package's binary
+    assert release_of_program(str(claude)) == (2, 1, 197)
+    native = tmp_path / ".local/share/claude/versions/2.1.332"
+    native.parent.mkdir(parents=True)
+    native.write_text("")
+    assert release_of_program(str(native)) == (2, 1, 332)
+    assert release_of_program(str(tmp_path / "bin" / "python3")) is None
+    child = subprocess.Popen([str(claude), "-c", "import time; time.sleep(30)"])
+    try:
+        assert release_of_process(child.pid) == (2, 1, 197)
+        follower = ClaudeFollower(str(tmp_path / "not-yet.jsonl"), child.pid)
+        assert follower.release == (2, 1, 197)
+        assert not follower.follows("Write", {"file_path": "x"})  # 2.1.197 leaves a Write to jitctx
+    finally:
+        child.kill()
+        child.wait()
+    assert ClaudeFollower(str(tmp_path / "not-yet.jsonl"), None).release is None

@@ -228,12 +228,12 @@ def test_which_calls_a_claude_code_release_follows_as_reads(
     itself; the host's files then count as its own after "Read" only (see test_what_the_host_loads_itself)."""
     (tmp_path / "src").mkdir()
     (tmp_path / "src/a.ts").write_text("x\n")
-    for version, expected in (("2.1.197", old), ("2.1.332", wide), (None, wide)):
+    for version, expected in (("2.1.197", old), ("2.1.332", wide), (None, old)):
         transcript = tmp_path / f"t-{version}.jsonl"
         transcript.write_text(json.dumps({"version": version}) + "\n" if version else "{}\n")
         touched = Touched(ClaudeFollower(str(transcript)), str(transcript), str(tmp_path))
         touched.add_call(tool, tool_input)
-        assert list(touched.followed.values()) == [expected == "Read"], version  # None: unknown, newest
+        assert list(touched.followed.values()) == [expected == "Read"], version  # None: unknown, oldest
     codex = Touched(Follower(), None, str(tmp_path))
     codex.add_call(tool, tool_input)
     assert list(codex.followed.values()) == [False]  # a client without a follower follows nothing

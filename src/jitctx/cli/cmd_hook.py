@@ -117,6 +117,7 @@ def serve(
         report=_report,
         deliver=lambda result: _emit(result, stdout),
         problem=problem,
+        origin_pid=os.getppid(),
     )
     return 0
 
@@ -273,5 +274,6 @@ def answer(
         report=_report,
         deliver=lambda result: _emit(result, None),
         problem=problem,
+        origin_pid=os.getppid(),  # the shell the client started this hook from
     )
     return 0

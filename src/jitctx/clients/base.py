@@ -18,8 +18,8 @@ if TYPE_CHECKING:
     from typing import Any
 
     from jitctx.clients.checks import Check
-    from jitctx.clients.settings_file import HookEntry
     from jitctx.clients.event import HookEvent
+    from jitctx.clients.settings_file import HookEntry
     from jitctx.profiles import Profile
 
 
@@ -109,7 +109,9 @@ class Client:
             return {}
         return {"hookSpecificOutput": {"hookEventName": event_name, "additionalContext": text}}
 
-    def follower(self, transcript: object, cwd: str) -> Follower:
+    def follower(self, transcript: object, cwd: str, origin_pid: int | None = None) -> Follower:
+        """What the client follows by itself in this event (`origin_pid`: a process below the client's,
+        the hook's parent, when the transport knows one)."""
         return Follower()
 
     def forked_from(self, transcript: object, session_id: str) -> str | None:

@@ -17,8 +17,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from jitctx.hook.context import CONTEXT_LIMIT, dropped_notes, mentions
 from jitctx.clients.event import HOST_LOAD, PROMPT, START, SUBAGENT, TOOLS, HookError, HookEvent, text_field
+from jitctx.hook.context import CONTEXT_LIMIT, dropped_notes, mentions
 from jitctx.hook.log import log_problem
 from jitctx.hook.touches import Touched
 from jitctx.model import Load, LoadReason
@@ -45,6 +45,7 @@ class HookEnv(NamedTuple):
     use_git: bool = True
     limit: int = CONTEXT_LIMIT
     environ: Mapping[str, str] | None = None  # the client's environment (its config places); None: ours
+    origin_pid: int | None = None  # a process below the client's (the hook's parent), when known
 
 
 class Engine:
@@ -76,14 +77,15 @@ class Engine:
                 self.client.after_tool_calls(_ToolCallsSeen(self, event), event.calls)
             except Exception as exc:
                 log_problem(self.env.state_dir, self.client.name, f"tool use not recorded: {exc!r}")
-            follower = self.client.follower(event.transcript, event.cwd)
+            follower = self.client.follower(event.transcript, event.cwd, self.env.origin_pid)
             touched = Touched(follower, event.transcript, event.cwd)
             for call in event.calls:
                 tool_name, tool_input = self.client.map_tool(call["tool_name"], call["tool_input"])
                 touched.add_call(tool_name, tool_input, follower.shown_loaded(call))
             return self._discover(event, touched)
         if event.kind == PROMPT:
-            touched = Touched(self.client.follower(event.transcript, event.cwd), event.transcript, event.cwd)
+            follower = self.client.follower(event.transcript, event.cwd, self.env.origin_pid)
+            touched = Touched(follower, event.transcript, event.cwd)
             touched.add_mentions(mentions(event.prompt))
             return self._discover(event, touched)
         if event.kind == START:

@@ -44,9 +44,12 @@ def respond(
     deliver: Callable[[dict[str, Any]], None] | None = None,
     environ: Mapping[str, str] | None = None,
     problem: str | None = None,
+    origin_pid: int | None = None,
 ) -> dict[str, Any]:
     """The answer to one hook event given as raw JSON; `{}` when there is nothing to add or on error.
-    `problem` is a transport's reason not to read the event at all (stdin unreadable, too large)."""
+    `problem` is a transport's reason not to read the event at all (stdin unreadable, too large);
+    `origin_pid` a process below the client's (a process hook's parent), for a client that tells its
+    release from its own process."""
     name = client if isinstance(client, str) else client.name
     engine = None
     try:
@@ -66,7 +69,9 @@ def respond(
 
             from jitctx.hook.engine import Engine, HookEnv
 
-            env = HookEnv(state_dir=Path(state_dir), home=home, use_git=use_git, environ=environ)
+            env = HookEnv(
+                state_dir=Path(state_dir), home=home, use_git=use_git, environ=environ, origin_pid=origin_pid
+            )
             engine = Engine(client, env, deliver)
             result = engine.answer(event)
     except Exception as exc:  # the hook contract: log it, answer {}, never block the agent
@@ -127,4 +132,5 @@ def run_hook(
         report=report,
         deliver=deliver,
         environ=env.environ,
+        origin_pid=env.origin_pid,
     )

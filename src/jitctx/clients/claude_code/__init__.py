@@ -25,10 +25,14 @@ if TYPE_CHECKING:
 
 class ClaudeFollower(Follower):
     """What the release that sent the event loads by itself: nested files after Read always; after
-    Write, Edit, `@path` and one-file shell reads in newer releases. The release is read lazily, once."""
+    Write, Edit, `@path` and one-file shell reads in newer releases. The release is read lazily, once:
+    from the transcript, else from the client process above the hook (the transcript may not exist yet
+    at the first tool call); unknown, the oldest behaviour is assumed, so that uncertainty costs a
+    possible duplicate, never a lost rule."""
 
-    def __init__(self, transcript: object) -> None:
+    def __init__(self, transcript: object, origin_pid: int | None = None) -> None:
         self.transcript = transcript
+        self.origin_pid = origin_pid
         self._release: Any = ()  # () is "not read yet"
 
     @property
@@ -37,6 +41,10 @@ class ClaudeFollower(Follower):
             from jitctx.clients.claude_code.transcript import release_of
 
             self._release = release_of(self.transcript)
+            if self._release is None and self.origin_pid is not None:
+                from jitctx.clients.claude_code.process_release import release_of_process
+
+                self._release = release_of_process(self.origin_pid)
         release: Release | None = self._release
         return release
 
@@ -95,8 +103,8 @@ class ClaudeCode(Client):
 
         return replace(every_format, unscoped_files=OWN_FILES)
 
-    def follower(self, transcript: object, cwd: str) -> Follower:
-        return ClaudeFollower(transcript)
+    def follower(self, transcript: object, cwd: str, origin_pid: int | None = None) -> Follower:
+        return ClaudeFollower(transcript, origin_pid)
 
     def forked_from(self, transcript: object, session_id: str) -> str | None:
         from jitctx.clients.claude_code.transcript import forked_from

@@ -9,9 +9,9 @@ not `cat a 2>/dev/null`, not `cd dir && cat a`, not `nl -ba f`, `wc -l f` or `le
 with `egrep`: the client's changelog names the three greps together). jitctx sends what the
 release in use does not load, so each file reaches the model once.
 
-The release is read from the session's transcript (`claude_transcript.release_of`). When it cannot be
-read, the newest behaviour is assumed: Claude Code updates itself, and the transcript is there from the
-first tool call on.
+The release is read from the session's transcript (`transcript.release_of`), else from the client
+process (`process_release`). When neither tells, the oldest behaviour is assumed: jitctx then sends what
+a newer release would have loaded too, a possible duplicate rather than a rule that never arrives.
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ _WRITING_TOOLS = frozenset({"Write", "Edit"})
 
 
 def wide(release: Release | None) -> bool:
-    """Does this release (None: unknown, taken as the newest) load nested files beyond Read?"""
-    return release is None or release >= WIDE_NATIVE_JIT
+    """Does this release (None: unknown, taken as the oldest) load nested files beyond Read?"""
+    return release is not None and release >= WIDE_NATIVE_JIT
 
 
 def tool_loads_nested(tool_name: str, release: Release | None) -> bool:

@@ -24,8 +24,8 @@ if TYPE_CHECKING:
     from typing import Any
 
     from jitctx.clients.checks import Check
-    from jitctx.clients.settings_file import HookEntry
     from jitctx.clients.event import HookEvent
+    from jitctx.clients.settings_file import HookEntry
     from jitctx.profiles import Profile
 
 KINDS = {"AfterTool": "tools", "BeforeAgent": "prompt", "SessionStart": "start"}
@@ -87,7 +87,7 @@ class GeminiCli(Client):
         names = context_file_names(root, home)
         return PROFILE if names == PROFILE.dir_files else with_context_files(names)
 
-    def follower(self, transcript: object, cwd: str) -> Follower:
+    def follower(self, transcript: object, cwd: str, origin_pid: int | None = None) -> Follower:
         return GeminiFollower()
 
     def settings_path(self, scope: str, root: str, home: str, environ: Mapping[str, str]) -> Path:
