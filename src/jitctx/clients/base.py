@@ -41,6 +41,11 @@ class Follower:
         """Does the client attach a file named by `@path` in a prompt, loading its nested files?"""
         return False
 
+    def leaves_written(self, tool_name: str) -> bool:
+        """Does the client leave out an instruction file this tool itself wrote (it holds the text as
+        the model's own edit, not as an instruction), so that jitctx must send it?"""
+        return False
+
     def shown_loaded(self, call: Mapping[str, Any]) -> frozenset[str] | None:
         """The instruction files (real absolute paths) the call's own result shows the client loading,
         when the client says so there; None when the result tells nothing, and the prediction of

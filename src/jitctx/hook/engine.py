@@ -160,7 +160,8 @@ class Engine:
                 load
                 for path, one in zip(paths, steps, strict=True)
                 for load in one.loaded
-                if not _held(context, load, touched.followed[path], touched.shown.get(path), parents)
+                if os.path.realpath(load.file.path) in touched.written
+                or not _held(context, load, touched.followed[path], touched.shown.get(path), parents)
             ]
             context.log_discovery(session, step, sent, channel)
             loads.extend(sent)

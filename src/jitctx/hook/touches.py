@@ -19,6 +19,8 @@ class Touched:
         self.cwd = cwd
         self.paths: list[str] = []
         self.followed: dict[str, bool] = {}
+        # Paths a call wrote that the client leaves out as instructions (it holds them as its own edit).
+        self.written: set[str] = set()
         # Per path, the files the client's own result showed it loading (None: no such evidence).
         self.shown: dict[str, frozenset[str] | None] = {}
         self.label = "prompt"
@@ -45,8 +47,11 @@ class Touched:
         self.label = "+".join(dict.fromkeys(self._names))
         follows = self.follower.follows(tool_name, tool_input)
         shell_read = None if follows else self.follower.shell_read(tool_name, tool_input, self.cwd)
+        leaves_written = self.follower.leaves_written(tool_name)
         for path in paths:
             self._add(path, follows or path == shell_read)
+            if leaves_written:
+                self.written.add(os.path.realpath(path))
             if shown is not None:
                 self.shown[path] = (self.shown.get(path) or frozenset()) | shown
 

@@ -23,6 +23,9 @@ if TYPE_CHECKING:
     from jitctx.profiles import Profile
 
 
+WRITING_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
+
+
 class ClaudeFollower(Follower):
     """What the release that sent the event loads by itself: nested files after Read always; after
     Write, Edit, `@path` and one-file shell reads in newer releases. The release is read lazily, once:
@@ -61,6 +64,11 @@ class ClaudeFollower(Follower):
         from jitctx.clients.claude_code.release import shell_read_by_client
 
         return shell_read_by_client(tool_input.get("command"), cwd, self.release)
+
+    def leaves_written(self, tool_name: str) -> bool:
+        # Seen with 2.1.332: a CLAUDE.md the model wrote or edited is "current in your context" for the
+        # client, which never loads it as memory, then or after later reads there.
+        return tool_name in WRITING_TOOLS
 
     def follows_mentions(self) -> bool:
         from jitctx.clients.claude_code.release import wide
