@@ -111,6 +111,11 @@ class ClaudeCode(Client):
 
         return replace(every_format, unscoped_files=OWN_FILES)
 
+    def host_profile(self, root: str, environ: Mapping[str, str], home: str | None) -> Profile:
+        from jitctx.clients.claude_code.agents_md import mode_in_force, profile_for
+
+        return profile_for(mode_in_force(home), self.profile())
+
     def follower(self, transcript: object, cwd: str, origin_pid: int | None = None) -> Follower:
         return ClaudeFollower(transcript, origin_pid)
 

@@ -1,0 +1,88 @@
+"""Claude Code's own AGENTS.md reading, set by its built-in `agents-md` plugin (since 2.1.277).
+
+The mode is `pluginConfigs["agents-md@builtin"].options.instructionFiles` (the plugin's bundled
+userConfig in 2.1.332), read from the user's settings and the managed ones, the managed winning; the
+older `projectInstructions` (`none`, `claude`, `agents-fallback`, `both`) is honoured while
+`instructionFiles` keeps its default, as the plugin does. `disableAllHooks` switches the plugin off.
+
+    claude-md-or-agents-md   (default) AGENTS.md where no CLAUDE.md is on the chain
+    claude-md-and-agents-md  AGENTS.md beside CLAUDE.md
+    claude-md                no AGENTS.md
+    managed-only             only the organisation's files (and auto-memory) at start
+
+jitctx sends what the mode leaves out, so each file reaches the model once either way.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from jitctx.profiles import Profile
+
+PLUGIN = "agents-md@builtin"
+DEFAULT = "claude-md-or-agents-md"
+MODES = ("claude-md", DEFAULT, "claude-md-and-agents-md", "managed-only")
+_LEGACY = {"none": "managed-only", "claude": "claude-md", "agents-fallback": DEFAULT,
+           "both": "claude-md-and-agents-md"}  # fmt: skip
+MANAGED_SETTINGS = "/etc/claude-code/managed-settings.json"
+MAX_BYTES = 1 << 20
+
+
+def _settings(path: str) -> dict[str, Any]:
+    from jitctx.regular_file import open_regular
+
+    try:
+        fd = open_regular(path)
+    except (OSError, ValueError):
+        return {}
+    try:
+        data = os.read(fd, MAX_BYTES + 1)
+    except OSError:
+        return {}
+    finally:
+        os.close(fd)
+    try:
+        value = json.loads(data) if len(data) <= MAX_BYTES else None
+    except (ValueError, RecursionError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def mode_in_force(home: str | None, managed: str = MANAGED_SETTINGS) -> str:
+    """The AGENTS.md mode of the user's and the managed settings; "claude-md" when hooks are off."""
+    layers = [_settings(os.path.join(home, ".claude", "settings.json"))] if home else []
+    layers.append(_settings(managed))
+    instruction_files = legacy = None
+    for layer in layers:  # the managed settings last: they win
+        if layer.get("disableAllHooks") is True:
+            return "claude-md"  # the plugin is a hook: switched off with every other
+        configs = layer.get("pluginConfigs")
+        plugin = configs.get(PLUGIN) if isinstance(configs, Mapping) else None
+        options = plugin.get("options") if isinstance(plugin, Mapping) else None
+        if isinstance(options, Mapping):
+            if options.get("instructionFiles") in MODES:
+                instruction_files = options["instructionFiles"]
+            if isinstance(options.get("projectInstructions"), str):
+                legacy = _LEGACY.get(options["projectInstructions"], "claude-md")
+    if legacy is not None and instruction_files in (None, DEFAULT):
+        return legacy
+    return instruction_files or DEFAULT
+
+
+def profile_for(mode: str, profile: Profile) -> Profile:
+    """What Claude Code reads by itself under `mode` (its profile is the default mode's)."""
+    if mode == DEFAULT:
+        return profile
+    own = tuple(name for name in profile.native_files if name != "AGENTS.md")
+    if mode == "claude-md-and-agents-md":
+        return replace(profile, dir_files=(*profile.dir_files, "AGENTS.md"), fallback_files=())
+    if mode == "managed-only":
+        return replace(
+            profile, dir_files=(), fallback_files=(), local_files=(), rules_dirs=(), user_files=(),
+            user_rules_dirs=(), native_jit=False, native_files=(),
+        )  # fmt: skip
+    return replace(profile, fallback_files=(), native_files=own)
