@@ -208,3 +208,30 @@ def settings_checks(
     checks.extend(command_check(name, command, scope) for command, scope in commands.items())
     checks.extend(last)
     return checks, bool(found_in) or active
+
+
+def launch_dir_check(client: Client, root: str, cwd: str, user_installed: bool) -> Check | None:
+    """A client that reads project settings only in the folder it starts in (`<cwd>/.claude/`,
+    `<cwd>/.gemini/`) runs no project hook of the root when started in a subfolder: said when doctor runs
+    in one whose own settings have no jitctx hooks and the user scope has none either."""
+    from jitctx.clients.checks import our_handlers
+
+    real_cwd, real_root = os.path.realpath(cwd), os.path.realpath(root)
+    if real_cwd == real_root or not real_cwd.startswith(real_root.rstrip(os.sep) + os.sep) or user_installed:
+        return None
+    here = [path for scope, path in project_places(client, real_cwd) if scope != "user"]
+    if any(our_handlers(settings_data(path), client.name) for path in here):
+        return Check(client.name, "hooks (this folder)", OK, f"started here, {client.title} reads {here[0]}")
+    shown = ", ".join(str(path) for path in here)
+    return Check(
+        client.name,
+        "hooks (this folder)",
+        WARN,
+        f"started in {real_cwd}, {client.title} reads its project settings from {shown} only: "
+        f"the hooks at {real_root} do not run",
+        f"start {client.program} at {real_root}, or: jitctx install {client.name} --scope user",
+    )
+
+
+def project_places(client: Client, root: str) -> list[Place]:
+    return [(scope, client.settings_path(scope, root, "", {})) for scope in client.scopes if scope != "user"]

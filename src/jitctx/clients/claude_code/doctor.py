@@ -3,13 +3,14 @@ the jitctx plugin."""
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jitctx.clients.checks import MCP_HANDLER, OK, PROBLEM, WARN, Check, Handler
-from jitctx.clients.doctor_kit import command_check, settings_checks, settings_data
+from jitctx.clients.doctor_kit import command_check, launch_dir_check, settings_checks, settings_data
 
 if TYPE_CHECKING:
     from jitctx.clients.base import Client
@@ -50,7 +51,12 @@ def doctor(
         ordered = sorted(places, key=lambda place: place[0] != "user")  # user, then project, then local
         return plugin_checks(Path(home), [settings_data(path) for _, path in ordered])
 
-    return settings_checks(client, places, settings_problems=disabled, scope_checks=server, plugin=plugin)
+    checks, installed = settings_checks(
+        client, places, settings_problems=disabled, scope_checks=server, plugin=plugin
+    )
+    user = any(check.name == "hooks (user)" and check.status == OK for check in checks)
+    launch = launch_dir_check(client, root, os.getcwd(), user)
+    return [*checks, *([launch] if launch is not None else [])], installed
 
 
 def mcp_server_check(client: str, scope: str, root: str, home: str | None) -> Check:

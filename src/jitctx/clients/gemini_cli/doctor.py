@@ -3,12 +3,13 @@ hooks run only in a trusted folder)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jitctx.clients.checks import OK, PROBLEM, WARN, Check, Handler
-from jitctx.clients.doctor_kit import settings_checks
+from jitctx.clients.doctor_kit import launch_dir_check, settings_checks
 
 if TYPE_CHECKING:
     from jitctx.clients.base import Client
@@ -40,7 +41,10 @@ def doctor(
             return []
         return [trust_check(client.name, root, home, environ)]
 
-    return settings_checks(client, places, settings_problems=disabled, scope_checks=trust)
+    checks, installed = settings_checks(client, places, settings_problems=disabled, scope_checks=trust)
+    user = any(check.name == "hooks (user)" and check.status == OK for check in checks)
+    launch = launch_dir_check(client, root, os.getcwd(), user)
+    return [*checks, *([launch] if launch is not None else [])], installed
 
 
 def trust_check(name: str, root: str, home: str | None, environ: Mapping[str, str]) -> Check:
