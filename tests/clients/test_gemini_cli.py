@@ -12,8 +12,8 @@ import pytest
 
 from jitctx.cli.main import main
 from jitctx.clients import all_clients
-from jitctx.clients.gemini_cli.evidence import context_files_shown
 from jitctx.clients.event import PROMPT, TOOLS, HookError
+from jitctx.clients.gemini_cli.evidence import context_files_shown
 from jitctx.hook.pipeline import respond
 
 GEMINI = all_clients.get("gemini-cli")
@@ -124,7 +124,7 @@ def test_context_file_name_setting_is_honoured(tmp_path: Path) -> None:
     root = project(tmp_path)
     (root / ".gemini").mkdir()
     (root / ".gemini/settings.json").write_text(
-        '{\n  // JSON with comments, as Gemini CLI reads it\n'
+        "{\n  // JSON with comments, as Gemini CLI reads it\n"
         '  "context": {"fileName": ["GEMINI.md", "AGENTS.md"]},\n}\n'
     )
     start = answer(tmp_path, event(root, "SessionStart", source="startup"))
