@@ -55,6 +55,10 @@ class Profile:
     imports: bool = True
     # Per directory, only the first existing candidate counts (Codex: AGENTS.override.md wins over AGENTS.md).
     first_match_per_dir: bool = False
+    # Per directory, of each group of names only the first that exists counts; names in no group all do
+    # (jitctx's own profile read as Codex reads its files: AGENTS.override.md, else AGENTS.md, else the
+    # configured fallbacks, beside CLAUDE.md and the rest).
+    alternatives: tuple[tuple[str, ...], ...] = ()
     # Does the agent discover nested files by itself while it works?
     native_jit: bool = True
     # File names the agent already loads on its own; a hook must not send them again.

@@ -84,7 +84,59 @@ def test_codex_started_in_a_service_gets_only_what_it_lacks(
     shell = codex_event(
         cwd, "PostToolUse", tool_name="Bash", tool_input={"command": "touch ../b/x.py"}, tool_response=""
     )
-    assert answers.sent(call_hook("codex", shell, use_git=False)) == ["svc/b/AGENTS.md"]
+    # svc/b holds AGENTS.override.md beside AGENTS.md: Codex takes the override only, so does jitctx.
+    assert answers.sent(call_hook("codex", shell, use_git=False)) == ["svc/b/AGENTS.override.md"]
+
+
+def test_codex_started_where_an_override_is_holds_the_override_only(
+    services: Path, call_hook: Any, answers: Any
+) -> None:
+    """Started in svc/b, Codex itself reads the root's AGENTS.md and svc/b's override, not svc/b's
+    AGENTS.md: nothing goes out at start, and a touch there sends neither."""
+    cwd = services / "svc" / "b"
+    assert call_hook("codex", codex_event(cwd, "SessionStart", source="startup"), use_git=False) == {}
+    shell = codex_event(cwd, "PostToolUse", tool_name="Bash", tool_input={"command": "touch x.py"})
+    assert answers.sent(call_hook("codex", shell, use_git=False)) == []
+
+
+def test_codex_config_fallback_names_and_budget(
+    services: Path, call_hook: Any, answers: Any, tmp_path: Path
+) -> None:
+    """`project_doc_fallback_filenames` names files Codex reads where no AGENTS.md is; jitctx reads them
+    as Codex does, one per directory, after AGENTS.override.md and AGENTS.md."""
+    codex_home = tmp_path / "codex-home"
+    codex_home.mkdir()
+    (codex_home / "config.toml").write_text('project_doc_fallback_filenames = ["TEAM.md"]\n')
+    (services / "svc" / "c").mkdir()
+    (services / "svc" / "c" / "TEAM.md").write_text("# Team C\n")
+    (services / "svc" / "a" / "TEAM.md").write_text("# Team A, behind AGENTS.md\n")
+    environ = {"CODEX_HOME": str(codex_home)}
+    call_hook(
+        "codex", codex_event(services, "SessionStart", source="startup"), use_git=False, environ=environ
+    )
+    touch = codex_event(
+        services, "PostToolUse", tool_name="Bash", tool_input={"command": "touch svc/c/x.py svc/a/x.py"}
+    )
+    assert sorted(answers.sent(call_hook("codex", touch, use_git=False, environ=environ))) == [
+        "svc/a/AGENTS.md",
+        "svc/c/TEAM.md",
+    ]
+
+
+def test_codex_profile_follows_its_config(tmp_path: Path) -> None:
+    from jitctx.clients import all_clients
+
+    (tmp_path / "config.toml").write_text(
+        'project_doc_max_bytes = 4096\nproject_doc_fallback_filenames = ["TEAM.md", "../x", 3]\n'
+    )
+    host = all_clients.get("codex").host_profile(str(tmp_path), {"CODEX_HOME": str(tmp_path)}, None)
+    assert host.max_bytes == 4096
+    assert host.dir_files == ("AGENTS.override.md", "AGENTS.md", "TEAM.md")  # odd entries left out
+    (tmp_path / "config.toml").write_text("not = [toml\n")
+    assert (
+        all_clients.get("codex").host_profile(str(tmp_path), {"CODEX_HOME": str(tmp_path)}, None).max_bytes
+        == 32768
+    )
 
 
 def test_codex_compaction_resends_what_it_did_not_load_itself(

@@ -86,9 +86,12 @@ class Client:
         profile: Profile = importlib.import_module(self.profile_module).PROFILE
         return profile
 
-    def discovery_profile(self, every_format: Profile) -> Profile:
+    def discovery_profile(
+        self, every_format: Profile, root: str, environ: Mapping[str, str], home: str | None
+    ) -> Profile:
         """The profile the hook discovers with: jitctx's (every format), read as this client reads its
-        own files (Claude Code ignores the scope of a nested CLAUDE.md)."""
+        own files (Claude Code ignores the scope of a nested CLAUDE.md; Codex takes one of its files per
+        directory)."""
         return every_format
 
     def host_profile(self, root: str, environ: Mapping[str, str], home: str | None) -> Profile:

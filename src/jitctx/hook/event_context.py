@@ -51,11 +51,11 @@ class EventContext:
         started_in = None if fresh else saved_start(self.store.directory, self.parent or self.key)
         self.cwd = started_in or event_cwd
         client = engine.client
-        root = find_root(self.cwd, root_markers())
-        self.project = Project(
-            root, profile=client.discovery_profile(get_profile(DISCOVERY_PROFILE)), home=engine.env.home
-        )
+        root = os.path.realpath(find_root(self.cwd, root_markers()))
         environ = engine.env.environ if engine.env.environ is not None else os.environ
+        home = engine.env.home
+        profile = client.discovery_profile(get_profile(DISCOVERY_PROFILE), root, environ, home)
+        self.project = Project(root, profile=profile, home=home)
         host = client.host_profile(self.project.root, environ, self.project.home)
         self.host_files = HostFiles(host, self.project.root, self.cwd, self.project.home)
         self._events: EventStore | None = None

@@ -102,7 +102,9 @@ class ClaudeCode(Client):
     scopes = ("project", "local", "user")
     transports = ("command", "mcp")
 
-    def discovery_profile(self, every_format: Profile) -> Profile:
+    def discovery_profile(
+        self, every_format: Profile, root: str, environ: Mapping[str, str], home: str | None
+    ) -> Profile:
         # A nested CLAUDE.md loads whatever its `paths:` say, or jitctx would skip it where Claude Code
         # loads it, and send it again later.
         from dataclasses import replace

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
     from jitctx.clients.checks import Check
     from jitctx.clients.settings_file import HookEntry
+    from jitctx.profiles import Profile
 
 TRUST_NOTE = """\
 jitctx: Codex runs a new or changed hook only after you trust it: start Codex, type /hooks, and trust
@@ -35,6 +36,18 @@ class Codex(Client):
     profile_module = "jitctx.clients.codex.profile"
     scopes = ("project", "user")
     install_note = TRUST_NOTE
+
+    def discovery_profile(
+        self, every_format: Profile, root: str, environ: Mapping[str, str], home: str | None
+    ) -> Profile:
+        from jitctx.clients.codex.config import config_path, discovery_with_config, read_config
+
+        return discovery_with_config(every_format, read_config(config_path(home, environ)))
+
+    def host_profile(self, root: str, environ: Mapping[str, str], home: str | None) -> Profile:
+        from jitctx.clients.codex.config import config_path, read_config, with_config
+
+        return with_config(self.profile(), read_config(config_path(home, environ)))
 
     def map_tool(self, tool_name: str, tool_input: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]]:
         """Codex hook names to the registry's: its shell is `shell` (a `workdir` may come along), and its
