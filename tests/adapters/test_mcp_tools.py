@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from jitctx.discovery.explain import explain
-from jitctx.hook.mcp_server import MAX_PATHS, McpTools, ToolAnswer
+from jitctx.hook.mcp_tools import MAX_PATHS, McpTools, ToolAnswer
 from jitctx.project import Project
 from jitctx.reports.explain import to_json, to_text
 from jitctx.telemetry.scan import stats_from_log
@@ -248,12 +248,12 @@ def test_a_hook_answer_past_the_deadline_is_not_counted_as_sent(
     example_copy: Path, state: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Past the mcp_tool hook's timeout Claude Code has dropped the call: the files go out again next time."""
-    from jitctx.hook import mcp_server
+    from jitctx.hook import mcp_tools
 
     tools = McpTools(Project(example_copy), cwd=str(example_copy), state_dir=state, use_git=False)
     fields = _hook_fields(example_copy, "late", "nl -ba src/api/users.ts")
-    monkeypatch.setattr(mcp_server, "HOOK_DEADLINE_S", -1.0)
+    monkeypatch.setattr(mcp_tools, "HOOK_DEADLINE_S", -1.0)
     assert tools.hook_event(fields).document == {}
-    monkeypatch.setattr(mcp_server, "HOOK_DEADLINE_S", 8.0)
+    monkeypatch.setattr(mcp_tools, "HOOK_DEADLINE_S", 8.0)
     again = json.loads(tools.hook_event(fields).text)
     assert "src/api/AGENTS.md" in again["hookSpecificOutput"]["additionalContext"]

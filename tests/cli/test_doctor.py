@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from jitctx.clients import doctor_kit
 from jitctx.cli.main import main
+from jitctx.clients import doctor_kit
 from jitctx.clients.checks import Handler, hook_log_check
 from jitctx.clients.codex.trust import codex_hash, codex_trust
 

@@ -1,6 +1,8 @@
 """`jitctx install|uninstall CLIENT`: add or remove jitctx's hooks in a client's settings file.
 
-Both commands use this module; `configure` tells them apart by the parser's name.
+Both commands use this module; `configure` tells them apart by the parser's name. The help is in
+`install_help`, the read-change-write of one file in `install_rewrite`, the MCP server entry in
+`install_server`.
 """
 
 from __future__ import annotations
@@ -20,72 +22,18 @@ from jitctx.clients.doctor_kit import in_active_virtualenv
 from jitctx.errors import UsageError
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
+    from jitctx.cli.install_server import ServerChange
     from jitctx.clients.base import Client
     from jitctx.clients.settings_file import Change
 
 
-INSTALL_HELP = """\
-Merges jitctx's hook entries into the agent's settings file and leaves everything else in it as it was.
-Installing twice changes nothing (the file is not even rewritten). Before any change the old file is copied
-to the state dir, <state dir>/settings-backups/<folder>-<hash>/NAME.bak-<timestamp> (out of the repository;
-the output names it). A file that is not valid JSON, not a JSON object, or whose 'hooks' has the wrong
-type is refused (exit 2) and left alone; so is a settings file or folder that is a dangling symlink.
-Values jitctx does not change keep their text, numbers included.
-
-Where the entries go:
-  claude-code  --scope project  <root>/.claude/settings.json        (committed, shared with the team)
-               --scope local    <root>/.claude/settings.local.json  (this checkout only)
-               --scope user     ~/.claude/settings.json             (every project)
-  codex        --scope project  <root>/.codex/hooks.json
-               --scope user     ~/.codex/hooks.json ($CODEX_HOME/hooks.json when set)
-
-The command written is `jitctx hook AGENT` when `jitctx` is on PATH; the absolute path of that `jitctx`
-when it is on PATH only through the active virtualenv ($VIRTUAL_ENV), so that the agent finds it when
-started from another shell; else the absolute `PYTHON -m jitctx hook AGENT` of this installation.
---command replaces it. Codex runs a new hook only after you trust it: open /hooks in Codex once after
-installing; `jitctx doctor` shows whether Codex recorded that trust.
-
---transport mcp (claude-code, project or user scope): PostToolBatch, UserPromptSubmit and SubagentStart
-become `mcp_tool` hooks answered by the `jitctx mcp` server, which Claude Code starts with the session and
-keeps (stdio: no port, nothing another user can reach), so a tool call costs no new process. The server
-is registered as `jitctx` in <root>/.mcp.json (approved in the settings file by enabledMcpjsonServers) or,
-for --scope user, in ~/.claude.json. SessionStart and InstructionsLoaded stay commands: Claude Code cannot
-ask an MCP server at session start, and discards InstructionsLoaded answers. Needs the extra
-`jitctx[mcp]`. uninstall removes both kinds of entry and the server.
-
---warm writes `jitctx hook AGENT --warm` for every command hook (with --transport mcp, the ones that stay
-commands): each hook process hands its event to a jitctx process of yours that stays up, and starts about
-as fast as `python -c pass` plus a socket round trip (see `jitctx hook --help`). Installing without --warm
-takes it away again.
-
-examples:
-  jitctx install claude-code --dry-run
-  jitctx install claude-code --transport mcp
-  jitctx install codex --warm
-  jitctx install claude-code --scope user
-  jitctx install codex --root ~/src/app --json
-"""
-
-UNINSTALL_HELP = """\
-Removes jitctx's hook entries (commands running `jitctx hook AGENT`) from the agent's settings file and
-nothing else; a matcher group or event left empty by that goes too. The old file is kept in the state
-dir, as install does. A settings file that install created and that is left empty (`{}`) is deleted, and
-so is a folder made for it (`.claude/`) when nothing else is in it. Same scopes and paths as `jitctx install`.
-
-examples:
-  jitctx uninstall claude-code --dry-run
-  jitctx uninstall codex --scope user
-"""
-
-
 def configure(parser: argparse.ArgumentParser) -> None:
-    removing = parser.prog.endswith("uninstall")
-    parser.set_defaults(uninstall=removing)
-    parser.epilog = UNINSTALL_HELP if removing else INSTALL_HELP
+    from jitctx.cli.install_help import UNINSTALL_HELP, install_help
     from jitctx.clients import all_clients
 
+    removing = parser.prog.endswith("uninstall")
+    parser.set_defaults(uninstall=removing)
+    parser.epilog = UNINSTALL_HELP if removing else install_help()
     parser.add_argument("agent", choices=all_clients.choices(), help="the agent whose settings to change")
     parser.add_argument(
         "--scope",
@@ -185,16 +133,9 @@ class Outcome:
     server: ServerChange | None = None  # the MCP server entry, with --transport mcp (and on uninstall)
 
 
-@dataclass(frozen=True)
-class ServerChange:
-    path: Path  # .mcp.json or ~/.claude.json
-    action: str  # "added", "updated", "kept" or "removed"
-    backup: Path | None
-    diff: str
-    removed: tuple[Path, ...] = ()  # .mcp.json, when jitctx had made it and removing the server emptied it
-
-
 def run(args: argparse.Namespace) -> int:
+    from jitctx.cli.install_rewrite import rewrite
+    from jitctx.cli.install_server import register_server, without_warm
     from jitctx.clients import install_record
     from jitctx.clients import settings_file as settings
     from jitctx.clients.mcp_transport import APPROVALS, approve, withdraw
@@ -255,12 +196,14 @@ def run(args: argparse.Namespace) -> int:
         # name that is not ours) stops the install before any file is written. Only what jitctx added
         # is ever taken away again (uninstall, or an install back to the command transport).
         if server_path is not None and mcp and command is not None:
-            server = _register_server(args, server_path, _without_warm(command), state)
+            server = register_server(
+                server_path, without_warm(command), state, agent=args.agent, dry_run=args.dry_run
+            )
         elif server_path is not None and install_record.was_added(state, server_path, "mcp-server"):
-            server = _register_server(args, server_path, None, state)
+            server = register_server(server_path, None, state, agent=args.agent, dry_run=args.dry_run)
         return after, any(c.action != "kept" for c in changes) or after != data
 
-    done = _rewrite(path, state, dry_run=args.dry_run, adding=command is not None, change=change)
+    done = rewrite(path, state, dry_run=args.dry_run, adding=command is not None, change=change)
     if done.changed and not args.dry_run:
         if approving and done.after_data.get(APPROVALS) != done.data.get(APPROVALS):
             install_record.note_added(state, path, "approval")  # added by jitctx, not the user's
@@ -274,117 +217,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         _human(args, outcome)
     return 0
-
-
-def _without_warm(command: str) -> str:
-    """The hook command without a final --warm: the MCP server is the same program with `mcp`."""
-    return command.removesuffix(" --warm").rstrip()
-
-
-@dataclass(frozen=True)
-class Rewrite:
-    """One JSON file of the agent's as `_rewrite` left it."""
-
-    data: dict[str, Any]  # as it was
-    after_data: dict[str, Any]
-    changed: bool
-    backup: Path | None
-    diff: str
-    removed: tuple[Path, ...]  # the file and folders jitctx had made, taken away once left empty
-
-
-def _rewrite(
-    path: Path,
-    state: Path,
-    *,
-    dry_run: bool,
-    adding: bool,
-    change: Callable[[dict[str, Any]], tuple[dict[str, Any], bool]],
-) -> Rewrite:
-    """Read, change and write one settings-like file under one lock (a concurrent install would otherwise
-    lose this change), keeping a backup in the state dir. A file jitctx creates is noted; one it changes
-    for a removal (`adding` False) is deleted with its folders when jitctx had made it and it is left empty.
-    `change` may raise UsageError: nothing is written then."""
-    from jitctx.clients import install_record
-    from jitctx.clients import settings_file as settings
-
-    missing = install_record.missing_folders(path)
-    with settings.locked(path, create=adding and not dry_run):
-        before, data = settings.read_settings(path)
-        after_data, changed = change(data)
-        after = settings.dump(after_data, before) if changed else (before or "")
-        backup = None
-        removed: tuple[Path, ...] = ()
-        if changed and not dry_run:
-            backup = settings.write_settings(
-                path, before, after, lambda content: install_record.save_backup(state, path, content)
-            )
-            if before is None and adding:
-                install_record.note_created(state, path, missing)
-            elif not adding:
-                removed = _clean_up(state, path, after_data)
-    diff = settings.diff(before, after, path) if changed else ""
-    return Rewrite(data, after_data, changed, backup, diff, removed)
-
-
-def _clean_up(state: Path, path: Path, after: dict[str, Any]) -> tuple[Path, ...]:
-    """After an uninstall: a settings file jitctx created and left as `{}` goes, with the folders made
-    for it when they are empty. A file the user had, or one with anything else in it, stays."""
-    from jitctx.clients import install_record
-
-    folders = install_record.created_note(state, path)
-    if folders is None:
-        return ()
-    install_record.forget_created(state, path)
-    if after or path.is_symlink():
-        return ()
-    return tuple(install_record.remove_created(path, folders))
-
-
-def _register_server(
-    args: argparse.Namespace, path: Path, command: str | None, state: Path
-) -> ServerChange | None:
-    """Add (install) or remove (uninstall) the `jitctx` MCP server entry of `path` (.mcp.json or
-    ~/.claude.json); None when a removal finds none."""
-    from jitctx.clients import install_record
-    from jitctx.clients.mcp_transport import MCP_SERVER, add_server, remove_server, server_spec
-
-    if command is None and not path.exists():
-        install_record.forget_added(state, path, "mcp-server")
-        return None
-    spec: dict[str, Any] = {}
-    if command is not None:
-        from jitctx.hook.mcp_server import load_sdk
-
-        load_sdk()  # the server needs the extra `jitctx[mcp]`: a UsageError naming it when it is missing
-        try:
-            spec = server_spec(command, args.agent)
-        except ValueError:
-            raise UsageError(
-                f"--transport mcp needs a hook command that ends in `hook {args.agent}` (the server runs the "
-                f"same program with `mcp`), not {command!r}"
-            ) from None
-
-    def change(data: dict[str, Any]) -> tuple[dict[str, Any], bool]:
-        try:
-            return remove_server(data) if command is None else add_server(data, spec)
-        except ValueError as exc:
-            raise UsageError(f"{path}: {exc}; not changed") from None
-
-    done = _rewrite(path, state, dry_run=args.dry_run, adding=command is not None, change=change)
-    servers = done.data.get("mcpServers")
-    had = isinstance(servers, dict) and MCP_SERVER in servers
-    if command is None and not done.changed:
-        if not args.dry_run:
-            install_record.forget_added(state, path, "mcp-server")  # gone already: nothing to note
-        return None
-    action = "kept" if not done.changed else "removed" if command is None else "updated" if had else "added"
-    if done.changed and not args.dry_run:
-        if command is None:
-            install_record.forget_added(state, path, "mcp-server")
-        elif not had:  # a server entry the user had is theirs, even where jitctx rewrote it
-            install_record.note_added(state, path, "mcp-server")
-    return ServerChange(path, action, done.backup, done.diff, done.removed)
 
 
 def _document(args: argparse.Namespace, outcome: Outcome) -> dict[str, Any]:

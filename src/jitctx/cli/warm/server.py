@@ -10,8 +10,8 @@ wrote it (see `client`); until then the session state is not saved, so an unconf
 It exits after IDLE_S without a request ($JITCTX_WARM_IDLE seconds), when its socket file is removed or
 replaced, on SIGTERM, and when a jitctx module it loaded changed on disk (an upgrade or an edit): that
 request is answered "stale" and the hook answers itself. A request from another user (SO_PEERCRED), of
-another identity, or of another shape is refused; a problem with one request is logged to the hook log
-and the daemon goes on.
+another identity, or of another shape (`connection` reads and answers one) is refused; a problem with
+one request is logged to the hook log and the daemon goes on.
 """
 
 from __future__ import annotations
@@ -25,14 +25,22 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jitctx.cli.cmd_hook import agents, answer_bytes
+from jitctx.cli.cmd_hook import answer_bytes
 from jitctx.cli.state import user_home
+from jitctx.cli.warm.connection import (
+    ACK_TIMEOUT_S,
+    RefusedRequest,
+    peer_pid,
+    read_request,
+    reply,
+    same_user,
+    still_waiting,
+)
 from jitctx.cli.warm.place import (
     ACK,
     BAD,
     OK,
     OTHER_ENV,
-    PROTOCOL,
     STALE,
     TAKEN,
     identity,
@@ -43,7 +51,6 @@ from jitctx.cli.warm.place import (
 )
 from jitctx.discovery.quick import make_private_dir
 from jitctx.errors import JitctxError
-from jitctx.hook import MAX_INPUT
 from jitctx.hook.log import log_problem
 from jitctx.hook.pipeline import respond
 
@@ -51,10 +58,7 @@ if TYPE_CHECKING:
     from types import FrameType
 
 IDLE_S = 600.0
-READ_TIMEOUT_S = 5.0  # a hook sends its whole event at once; a connection that does not is dropped
-ACK_TIMEOUT_S = 4.0  # as long as a hook waits for its answer (client.ANSWER_TIMEOUT_S)
 POLL_S = 1.0  # how often an idle daemon looks at its socket file and the clock
-MAX_HEAD = 64 * 1024  # the header line and the identity
 # What the engine imports for an event, imported before the socket exists so that the first hook that
 # finds it is answered at full speed.
 PRELOAD = (
@@ -73,10 +77,6 @@ PRELOAD = (
     "wcmatch.glob",
     "pathspec",
 )
-
-
-class RefusedRequest(JitctxError):
-    """A connection that is not a request of this protocol; logged, answered BAD."""
 
 
 def idle_seconds() -> float:
@@ -240,22 +240,22 @@ class Daemon:
             return False
 
     def handle(self, connection: socket.socket) -> None:
-        if not _same_user(connection):
+        if not same_user(connection):
             return  # another user cannot reach the private dir; if they could, they get nothing
         try:
             agent, ident, raw = read_request(connection)
         except RefusedRequest as exc:
             log_problem(Path(self.state_dir), self.agent, f"warm daemon: {exc}")
-            _reply(connection, BAD)
+            reply(connection, BAD)
             return
         if ident != self.identity:
-            _reply(connection, OTHER_ENV)  # a digest collision or a tampered file: the hook answers itself
+            reply(connection, OTHER_ENV)  # a digest collision or a tampered file: the hook answers itself
             return
         if self.code is not None and self.code.changed():
             self.stopping = True
-            _reply(connection, STALE)
+            reply(connection, STALE)
             return
-        if not _still_waiting(connection):
+        if not still_waiting(connection):
             return  # the hook gave up while an earlier request was served, and answered itself
         connection.sendall(TAKEN)
         self.answer(connection, agent, raw)
@@ -267,7 +267,7 @@ class Daemon:
         def deliver(result: dict[str, Any]) -> None:
             # Before the session state is saved (hook.pipeline): an answer the hook did not confirm was
             # not sent, and raising here keeps the state as it was.
-            _reply(connection, OK, answer_bytes(result), "".join(reports))
+            reply(connection, OK, answer_bytes(result), "".join(reports))
             connection.settimeout(ACK_TIMEOUT_S)
             if connection.recv(1) != ACK:
                 raise ConnectionError("the hook process did not confirm that it wrote the answer")
@@ -280,6 +280,8 @@ class Daemon:
             use_git=self.use_git,
             report=lambda line: reports.append(line + "\n"),
             deliver=deliver,
+            # The hook process is a child of the client's shell: the client's release is found above it.
+            origin_pid=peer_pid(connection),
         )
 
     def close(self) -> None:
@@ -297,81 +299,6 @@ class Daemon:
                 pass
             os.close(self.lock_fd)  # releases the lock: a new daemon may start
             self.lock_fd = None
-
-
-def read_request(connection: socket.socket) -> tuple[str, bytes, bytes]:
-    """(agent, identity, raw event) of one request; RefusedRequest when it is not one, TimeoutError when
-    it does not arrive within READ_TIMEOUT_S."""
-    deadline = time.monotonic() + READ_TIMEOUT_S
-    data = b""
-    while b"\n" not in data:
-        if len(data) > MAX_HEAD:
-            raise RefusedRequest("a connection that is not a warm hook request; dropped")
-        data += _receive(connection, deadline, 4096)
-    line, _, rest = data.partition(b"\n")
-    words = line.split(b" ")
-    if len(words) != 4 or words[0] != PROTOCOL or not (words[2].isdigit() and words[3].isdigit()):
-        raise RefusedRequest("a connection that is not a warm hook request; dropped")
-    agent = words[1].decode("ascii", "replace")
-    ident_size, event_size = int(words[2]), int(words[3])
-    if agent not in agents() or ident_size > MAX_HEAD or event_size > MAX_INPUT + 1:
-        raise RefusedRequest(f"a warm hook request for {agent!r} that cannot be read; dropped")
-    chunks = [rest]
-    size, wanted = len(rest), ident_size + event_size
-    while size < wanted:
-        chunk = _receive(connection, deadline, min(wanted - size, 1 << 20))
-        chunks.append(chunk)
-        size += len(chunk)
-    body = b"".join(chunks)
-    if size > wanted:
-        raise RefusedRequest("a warm hook request longer than it said; dropped")
-    return agent, body[:ident_size], body[ident_size:]
-
-
-def _receive(connection: socket.socket, deadline: float, most: int) -> bytes:
-    left = deadline - time.monotonic()
-    if left <= 0:
-        raise TimeoutError(f"a hook did not send its event within {READ_TIMEOUT_S:g} s")
-    connection.settimeout(left)
-    chunk = connection.recv(most)
-    if not chunk:
-        raise RefusedRequest("a hook closed the connection before its event was complete; dropped")
-    return chunk
-
-
-def _reply(connection: socket.socket, status: bytes, out: bytes = b"", err: str = "") -> None:
-    """Send one reply and end the daemon's side of the stream (the hook reads to its end)."""
-    head = status + (b" %d" % len(out) if status == OK else b"") + b"\n"
-    connection.settimeout(ACK_TIMEOUT_S)
-    connection.sendall(head + out + err.encode("utf-8", "backslashreplace"))
-    connection.shutdown(socket.SHUT_WR)
-
-
-def _still_waiting(connection: socket.socket) -> bool:
-    """Whether the hook is still there: it sends nothing more before the answer, so a read that would
-    block means it waits, and the end of the stream that it left."""
-    timeout = connection.gettimeout()
-    connection.setblocking(False)  # with a timeout set, recv would first wait that long for data
-    try:
-        return connection.recv(1, socket.MSG_PEEK) != b""
-    except BlockingIOError:
-        return True
-    except OSError:
-        return False
-    finally:
-        connection.settimeout(timeout)
-
-
-def _same_user(connection: socket.socket) -> bool:
-    """Whether the peer runs as this user (Linux: SO_PEERCRED; elsewhere the private dir is the guard)."""
-    option = getattr(socket, "SO_PEERCRED", None)
-    if option is None:
-        return True
-    import struct
-
-    size = struct.calcsize("3i")
-    uid: int = struct.unpack("3i", connection.getsockopt(socket.SOL_SOCKET, option, size))[1]
-    return uid == os.getuid()
 
 
 def _preload(agent: str) -> None:

@@ -1,0 +1,130 @@
+"""The epilogs of `jitctx install --help` and `jitctx uninstall --help`.
+
+Where each client's entries go is read from the client registry: every client lists its scopes and
+says where a scope's settings file is, so the table is the clients' own paths rendered with `<root>`
+and `~` in place of a real project and home.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from jitctx.clients.base import Client
+
+INSTALL_INTRO = """\
+Merges jitctx's hook entries into the agent's settings file and leaves everything else in it as it was.
+Installing twice changes nothing (the file is not even rewritten). Before any change the old file is copied
+to the state dir, <state dir>/settings-backups/<folder>-<hash>/NAME.bak-<timestamp> (out of the repository;
+the output names it). A file that is not valid JSON, not a JSON object, or whose 'hooks' has the wrong
+type is refused (exit 2) and left alone; so is a settings file or folder that is a dangling symlink.
+Values jitctx does not change keep their text, numbers included.
+"""
+
+INSTALL_DETAILS = """\
+The command written is `jitctx hook AGENT` when `jitctx` is on PATH; the absolute path of that `jitctx`
+when it is on PATH only through the active virtualenv ($VIRTUAL_ENV), so that the agent finds it when
+started from another shell; else the absolute `PYTHON -m jitctx hook AGENT` of this installation.
+--command replaces it. Codex runs a new hook only after you trust it: open /hooks in Codex once after
+installing; `jitctx doctor` shows whether Codex recorded that trust.
+
+--transport mcp (claude-code, project or user scope): PostToolBatch, UserPromptSubmit and SubagentStart
+become `mcp_tool` hooks answered by the `jitctx mcp` server, which Claude Code starts with the session and
+keeps (stdio: no port, nothing another user can reach), so a tool call costs no new process. The server
+is registered as `jitctx` in <root>/.mcp.json (approved in the settings file by enabledMcpjsonServers) or,
+for --scope user, in ~/.claude.json. SessionStart and InstructionsLoaded stay commands: Claude Code cannot
+ask an MCP server at session start, and discards InstructionsLoaded answers. Needs the extra
+`jitctx[mcp]`. uninstall removes both kinds of entry and the server.
+
+--warm writes `jitctx hook AGENT --warm` for every command hook (with --transport mcp, the ones that stay
+commands): each hook process hands its event to a jitctx process of yours that stays up, and starts about
+as fast as `python -c pass` plus a socket round trip (see `jitctx hook --help`). Installing without --warm
+takes it away again.
+
+examples:
+  jitctx install claude-code --dry-run
+  jitctx install claude-code --transport mcp
+  jitctx install codex --warm
+  jitctx install claude-code --scope user
+  jitctx install codex --root ~/src/app --json
+"""
+
+UNINSTALL_HELP = """\
+Removes jitctx's hook entries (commands running `jitctx hook AGENT`) from the agent's settings file and
+nothing else; a matcher group or event left empty by that goes too. The old file is kept in the state
+dir, as install does. A settings file that install created and that is left empty (`{}`) is deleted, and
+so is a folder made for it (`.claude/`) when nothing else is in it. Same scopes and paths as `jitctx install`.
+
+examples:
+  jitctx uninstall claude-code --dry-run
+  jitctx uninstall codex --scope user
+"""
+
+# A scope means the same for every client; its meaning is said once, on the first row that has it.
+SCOPE_NOTES = {
+    "project": "committed, shared with the team",
+    "local": "this checkout only",
+    "user": "every project",
+}
+
+
+def install_help() -> str:
+    return f"{INSTALL_INTRO}\nWhere the entries go:\n{where_entries_go()}\n{INSTALL_DETAILS}"
+
+
+def where_entries_go(clients: Iterable[Client] | None = None) -> str:
+    """One row per client and scope: the settings file, and what the scope means or what moves it."""
+    if clients is None:
+        from jitctx.clients import all_clients
+
+        clients = all_clients.every()
+    rows: list[tuple[str, str, str, list[str]]] = []
+    explained: set[str] = set()
+    for client in clients:
+        for number, scope in enumerate(client.scopes):
+            asked = _AskedEnviron()
+            path = _shown(client, scope, asked)
+            notes = [] if scope in explained or scope not in SCOPE_NOTES else [SCOPE_NOTES[scope]]
+            explained.add(scope)
+            notes += _moved_by(client, scope, path, asked.names)
+            rows.append((client.name if number == 0 else "", f"--scope {scope}", path, notes))
+    widths = [max((len(row[column]) for row in rows), default=0) for column in range(3)]
+    lines = []
+    for name, scope, path, notes in rows:
+        line = f"  {name:<{widths[0]}}  {scope:<{widths[1]}}  {path:<{widths[2]}}"
+        lines.append(f"{line}  ({'; '.join(notes)})" if notes else line.rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def _shown(client: Client, scope: str, environ: Mapping[str, str]) -> str:
+    return client.settings_path(scope, "<root>", "~", environ).as_posix()
+
+
+def _moved_by(client: Client, scope: str, path: str, names: Iterable[str]) -> list[str]:
+    """The other place of a scope's file for each variable the client looked up that moves it."""
+    notes = []
+    for name in dict.fromkeys(names):
+        moved = _shown(client, scope, {name: f"${name}"})
+        if moved != path:
+            notes.append(f"{moved} when set" if moved.startswith(f"${name}") else f"{moved} with ${name} set")
+    return notes
+
+
+class _AskedEnviron(Mapping[str, str]):
+    """An empty environment that remembers which variables were looked up in it."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+
+    def __getitem__(self, name: str) -> str:
+        self.names.append(name)
+        raise KeyError(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
