@@ -108,3 +108,49 @@ def test_an_edited_file_is_shown_as_updated(capsys: pytest.CaptureFixture[str], 
     rule.write_text(rule.read_text() + "\nOne more rule.\n")
     step = touch(capsys, "--root", root, "--session", "u", "src/api/users.ts")["steps"][0]
     assert [(x["path"], x["updated"]) for x in step["loaded"]] == [("src/api/AGENTS.md", True)]
+
+
+def events(state: Path) -> list[dict[str, Any]]:
+    lines = b"".join(path.read_bytes() for path in sorted((state / "events").glob("*.jsonl")))
+    return [json.loads(line) for line in lines.splitlines()]
+
+
+def test_each_record_carries_the_bytes_held_at_its_moment_and_its_agent(
+    capsys: pytest.CaptureFixture[str], example_copy: Path, tmp_path: Path
+) -> None:
+    # The README's sequence: a record that showed the bytes held after the last touch would put every
+    # discovery at the session's final size, and a curve of cumulative bytes would be flat.
+    root = str(example_copy)
+    touch(capsys, "--root", root, "--session", "t1", "src/ui/README.md", "src/ui/Footer.tsx", "tools/gen.py")
+    records = events(tmp_path / "state")
+    assert [r["kind"] for r in records] == ["startup", "discovery", "discovery", "discovery"]
+    held, expected = 0, []
+    for record in records:
+        held += sum(item["bytes"] for item in record["loaded"])
+        expected.append(held)
+    assert [r["cumulative_bytes"] for r in records] == expected
+    assert expected == sorted(set(expected)) and all(r["loaded"] for r in records)
+    assert [r["agent"] for r in records] == ["jitctx"] * 4
+
+    # A later call resumes the session: its records go on from what the session held.
+    touch(capsys, "--root", root, "--session", "t1", "src/api/users.ts", "src/ui/Footer.tsx")
+    later = events(tmp_path / "state")[4:]
+    assert [r["kind"] for r in later] == ["discovery", "discovery"]
+    grown = held + sum(item["bytes"] for item in later[0]["loaded"])
+    assert [r["cumulative_bytes"] for r in later] == [grown, grown]
+    assert later[0]["hit"] and not later[1]["hit"]
+    assert {r["agent"] for r in later} == {"jitctx"}
+
+
+def test_the_recorded_agent_is_the_profile_that_ran(
+    capsys: pytest.CaptureFixture[str], example_copy: Path, tmp_path: Path
+) -> None:
+    touch(capsys, "--root", str(example_copy), "--agent", "codex", "--session", "c", "src/api/users.ts")
+    assert {r["agent"] for r in events(tmp_path / "state")} == {"codex"}
+
+
+def test_without_a_session_nothing_is_recorded(
+    capsys: pytest.CaptureFixture[str], example_copy: Path, tmp_path: Path
+) -> None:
+    touch(capsys, "--root", str(example_copy), "src/ui/Footer.tsx")
+    assert not (tmp_path / "state" / "events").exists()

@@ -13,8 +13,9 @@ import pytest
 
 from jitctx.cli.main import main
 from jitctx.project import Project
-from jitctx.telemetry.replay import read_transcript, replay
+from jitctx.telemetry.replay import replay
 from jitctx.telemetry.replay_host import Usage
+from jitctx.telemetry.transcript import read_transcript
 from tests.conftest import write_tree
 from tests.e2e.harness import FILES  # the fixture repository the transcript was recorded in
 

@@ -199,6 +199,30 @@ def test_empty_log_says_how_to_fill_it(capsys: pytest.CaptureFixture[str], tmp_p
     assert code == 0 and out.startswith("window  no records") and "no events recorded" in err
 
 
+@pytest.mark.parametrize("command", ["stats", "log"])
+def test_empty_log_names_every_way_to_fill_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str
+) -> None:
+    # `touch` without --session and `replay` without --record write nothing: the hint names what does.
+    code, _, err = run(capsys, command, "--state-dir", str(tmp_path / "nothing"))
+    assert code == 0 and "no events recorded" in err
+    for way in ("jitctx install claude-code", "jitctx touch --session NAME", "replay --record", "jitctx mcp"):
+        assert way in err
+
+
+def test_the_touch_named_in_the_hint_fills_the_log(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("JITCTX_HOME", str(tmp_path / "home"))
+    root = write_tree(tmp_path / "proj", {"CLAUDE.md": "root rules\n", "src/a.py": ""})
+    state = str(tmp_path / "state")
+    assert main(["touch", "--root", str(root), "--state-dir", state, "--session", "NAME", "src/a.py"]) == 0
+    capsys.readouterr()
+    code, out, err = run(capsys, "stats", "--state-dir", state, "--json")
+    assert code == 0 and "no events recorded" not in err
+    assert json.loads(out)["discoveries"] == 1
+
+
 # -- stats -------------------------------------------------------------------------------------------
 
 

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from jitctx.telemetry import scan
 from jitctx.telemetry.fast_read import scan_spans_fast
+from jitctx.telemetry.log_reader import Span, make_filter, plan_spans
 from jitctx.telemetry.scan import scan_spans, stats_from_log
-from jitctx.telemetry.store import Span, make_filter, plan_spans
 
 SIDS = ["s-one", "s-two", "sub-3"]
 TS = ["2026-08-07T23:59:59.000Z", "2026-08-08T00:00:00.500Z", "2026-08-08T09:30:00.000Z"]

@@ -7,7 +7,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from jitctx.telemetry.events import format_ts
-from jitctx.telemetry.html import human_bytes, render_html
+from jitctx.telemetry.html import render_html
+from jitctx.telemetry.record_fields import human_bytes
 from jitctx.telemetry.stats import compute_stats
 
 T0 = datetime(2026, 8, 8, 9, 0, 0, tzinfo=UTC)
@@ -167,7 +168,7 @@ def test_numbers_never_wrap_and_paths_break_after_a_slash() -> None:
 
 
 def test_the_byte_axis_has_round_labels_and_the_time_axis_whole_hours() -> None:
-    from jitctx.telemetry.html import duration
+    from jitctx.telemetry.record_fields import duration
 
     one = [
         {**r, "cumulative_bytes": 45 * 1024, "ts": format_ts(T0 + timedelta(hours=n))}

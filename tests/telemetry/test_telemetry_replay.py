@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 
 from jitctx.cli.main import main
 from jitctx.project import Project
-from jitctx.telemetry.replay import Size, TranscriptError, read_transcript, replay
+from jitctx.telemetry.replay import Size, replay
+from jitctx.telemetry.transcript import TranscriptError, read_transcript
 
 FIXTURE = Path(__file__).parent / "fixtures" / "session.jsonl"
 PLACEHOLDER = "/home/dev/acme"
@@ -384,6 +385,23 @@ def test_cli_record_feeds_stats(
         stamps[0],
         stamps[-2],
     )  # the transcript's times
+
+
+def test_cli_record_names_the_profile_and_the_bytes_of_each_moment(
+    example_copy: Path, transcript: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = tmp_path / "state"
+    argv = ["replay", "--record", "--state-dir", str(state), "--root", str(example_copy), str(transcript)]
+    assert main(argv) == 0
+    lines = b"".join(path.read_bytes() for path in sorted((state / "events").glob("*.jsonl")))
+    records = [json.loads(line) for line in lines.splitlines()]
+    assert {(r["agent"], r["source"]) for r in records} == {("jitctx", "replay")}
+    # The main channel only grows here (no file is deleted), one load at a time.
+    main_channel = [r for r in records if r["channel"] == "main"]
+    held = 0
+    for record in main_channel:
+        held += sum(item["bytes"] for item in record["loaded"])
+        assert record["cumulative_bytes"] == held
 
 
 def test_cli_record_twice_records_the_session_once(

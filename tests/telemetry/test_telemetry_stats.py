@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jitctx.telemetry.events import format_ts
-from jitctx.telemetry.html import human_bytes
+from jitctx.telemetry.log_reader import make_filter
+from jitctx.telemetry.record_fields import human_bytes
 from jitctx.telemetry.stats import Stats, StatsAccumulator, compute_stats, percentile
-from jitctx.telemetry.store import make_filter
 
 T0 = datetime(2026, 8, 8, 9, 0, 0, tzinfo=UTC)
 ROOT = "/work/proj"

@@ -18,12 +18,9 @@ from hypothesis import strategies as st
 
 from jitctx.errors import UsageError
 from jitctx.telemetry.events import format_ts
-from jitctx.telemetry.store import (
-    EventStore,
+from jitctx.telemetry.log_reader import (
     ReadReport,
     Span,
-    TelemetryWarning,
-    clear_events,
     event_files,
     make_filter,
     parse_since,
@@ -32,6 +29,7 @@ from jitctx.telemetry.store import (
     read_records,
     read_span,
 )
+from jitctx.telemetry.store import EventStore, TelemetryWarning, clear_events
 
 T0 = datetime(2026, 8, 8, 12, 0, 0, tzinfo=UTC)
 
@@ -292,6 +290,6 @@ def test_parse_since_rejects(text: str) -> None:
 def test_an_age_older_than_the_calendar_means_everything() -> None:
     from datetime import UTC, datetime
 
-    from jitctx.telemetry.store import parse_since
+    from jitctx.telemetry.log_reader import parse_since
 
     assert parse_since("99999999d", datetime(2026, 11, 29, tzinfo=UTC)) == datetime.min.replace(tzinfo=UTC)

@@ -44,7 +44,7 @@ def add_filters(parser: argparse.ArgumentParser) -> None:
 
 
 def since_of(args: argparse.Namespace) -> datetime | None:
-    from jitctx.telemetry.store import parse_since
+    from jitctx.telemetry.log_reader import parse_since
 
     if args.since is not None and not args.since.strip():
         raise UsageError("--since is empty; give a date (2026-08-08) or an age (30m, 24h, 7d, 2w)")
@@ -66,21 +66,21 @@ def run(args: argparse.Namespace) -> int:
         return _clear(args, directory)
     if args.yes:
         raise UsageError("--yes only goes with --clear")
-    from jitctx.telemetry.store import ReadReport
+    from jitctx.telemetry.log_reader import ReadReport
 
     report = ReadReport()
     since = since_of(args)
     seen = Seen()
     exact = False
     if args.session:
-        from jitctx.telemetry.store import prefers_exact, sessions_matching
+        from jitctx.telemetry.log_reader import prefers_exact, sessions_matching
 
         exact = prefers_exact(args.session, sessions_matching(directory, since, args.session))
     if args.raw:
         _print_raw(directory, since, args, report, seen, exact)
     else:
         # Only the records that loaded something are kept: a long log is nearly all misses.
-        from jitctx.telemetry.store import read_records
+        from jitctx.telemetry.log_reader import read_records
 
         records = read_records(directory, since=since, session=args.session, exact=exact, report=report)
         with_loads = [r for r in seen.all(records) if _loads_something(r)]
@@ -133,7 +133,7 @@ def _print_raw(
     """The stored lines in the order stored; with --json, one document streamed record by record."""
     import json
 
-    from jitctx.telemetry.store import read_raw
+    from jitctx.telemetry.log_reader import read_raw
 
     pairs = read_raw(directory, since=since, session=args.session, exact=exact, report=report)
     if not args.json:
@@ -323,7 +323,7 @@ def report_skips(
         return
     if since is not None:
         from jitctx.telemetry.events import format_ts
-        from jitctx.telemetry.store import event_files
+        from jitctx.telemetry.log_reader import event_files
 
         if event_files(directory):
             print(
@@ -333,10 +333,19 @@ def report_skips(
             )
             return
     if report.files == 0:
-        print(
-            f"jitctx: no events recorded in {directory} yet; 'jitctx install claude-code' records them",
-            file=sys.stderr,
-        )
+        print(f"jitctx: no events recorded in {directory} yet; {how_to_record()}", file=sys.stderr)
+
+
+def how_to_record() -> str:
+    """Every way records reach the log. All of them, because `touch` without --session and `replay`
+    without --record write nothing: an empty log that named only `install` would leave that unexplained."""
+    from jitctx.clients import all_clients
+
+    clients = "|".join(all_clients.names())
+    return (
+        f"records come from an agent's hooks ('jitctx install {clients}'), "
+        "'jitctx touch --session NAME PATH...', 'jitctx replay --record TRANSCRIPT' and 'jitctx mcp'"
+    )
 
 
 # -- clearing -----------------------------------------------------------------------------------------
@@ -347,7 +356,8 @@ def _clear(args: argparse.Namespace, directory: Path) -> int:
         raise UsageError(
             "--clear deletes the whole log; it does not combine with --since, --session or --raw"
         )
-    from jitctx.telemetry.store import clear_events, event_files
+    from jitctx.telemetry.log_reader import event_files
+    from jitctx.telemetry.store import clear_events
 
     files = event_files(directory)
     if not files:

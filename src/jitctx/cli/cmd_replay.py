@@ -13,12 +13,10 @@ from jitctx.cli.state import add_state_dir, user_config_path, writable_events_di
 from jitctx.errors import JitctxError, UsageError
 
 if TYPE_CHECKING:
-    from jitctx.discovery.session import Session
-    from jitctx.model import Discovery, Startup
     from jitctx.project import Project
-    from jitctx.telemetry.replay import Observer, Replay, ReplayedLoad, Size, Transcript, Turn
-    from jitctx.telemetry.replay_host import Usage
+    from jitctx.telemetry.replay import Replay
     from jitctx.telemetry.store import EventStore
+    from jitctx.telemetry.transcript import Transcript
 
 HELP = """\
 A transcript is the JSONL file Claude Code keeps per session, ~/.claude/projects/<slug>/<session-id>.jsonl.
@@ -76,7 +74,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from jitctx.telemetry.replay import read_transcript, replay
+    from jitctx.reports.replay import replay_json, replay_totals
+    from jitctx.telemetry.replay import replay
+    from jitctx.telemetry.replay_record import already_recorded, recorder
+    from jitctx.telemetry.transcript import read_transcript
 
     if args.root is not None and not os.path.isdir(args.root):
         raise UsageError(f"--root {args.root!r} is not an existing directory")
@@ -101,13 +102,13 @@ def run(args: argparse.Namespace) -> int:
                 )
             observe = None
             if store is not None:
-                if _already_recorded(store, transcript):
+                if already_recorded(store, transcript):
                     warn(
                         f"{path}: session replay:{transcript.session_id} is in the log already; "
                         "not recorded again"
                     )
                 else:
-                    observe = _recorder(store, transcript)
+                    observe = recorder(store, transcript)
                     recorded += 1
             reports.append(replay(transcript, project, observe=observe))
         except JitctxError as exc:  # this transcript cannot be replayed; the others still are
@@ -115,7 +116,11 @@ def run(args: argparse.Namespace) -> int:
             errors.append({"transcript": path, "error": str(exc)})
     if args.json:
         print_json(
-            {"transcripts": [replay_json(r) for r in reports], "errors": errors, "totals": _totals(reports)}
+            {
+                "transcripts": [replay_json(r) for r in reports],
+                "errors": errors,
+                "totals": replay_totals(reports),
+            }
         )
     for index, report in enumerate(reports):
         if not args.json:
@@ -150,7 +155,7 @@ def rebase(transcript: Transcript, old_root: str, new_root: str) -> Transcript:
     """The transcript with paths under `old_root` (where it was recorded) moved under `new_root`."""
     from dataclasses import replace
 
-    from jitctx.telemetry.replay import ToolCall
+    from jitctx.telemetry.transcript import ToolCall
 
     pattern = re.compile(re.escape(old_root.rstrip("/\\")) + r"(?![\w.-])")
 
@@ -169,167 +174,6 @@ def rebase(transcript: Transcript, old_root: str, new_root: str) -> Transcript:
         replace(file, path=swap(file.path), replaces=swap(file.replaces)) for file in transcript.host_files
     )
     return replace(transcript, cwd=swap(transcript.cwd), turns=turns, host_files=host)
-
-
-def _already_recorded(store: EventStore, transcript: Transcript) -> bool:
-    """Whether the log holds this transcript's replay already (recording twice would count it twice):
-    a startup record of its session id at the time of its first turn. A transcript without times is
-    recorded at the time of each replay, so it is never taken for one recorded before."""
-    from jitctx.telemetry.events import format_ts, parse_ts
-    from jitctx.telemetry.store import ReadReport, Span, make_filter, read_span
-
-    first = next((turn.timestamp for turn in transcript.turns if turn.timestamp), None)
-    try:
-        stamp = format_ts(parse_ts(first)) if first else None
-    except ValueError:
-        stamp = None
-    if stamp is None:
-        return False
-    session_id = f"replay:{transcript.session_id}"
-    path = store.directory / f"{stamp[:10]}.jsonl"
-    try:
-        size = path.stat().st_size
-    except OSError:
-        return False
-    records = read_span(Span(str(path), 0, size), make_filter(session=session_id, exact=True), ReadReport())
-    return any(record["kind"] == "startup" and record["ts"] == stamp for record in records)
-
-
-def _recorder(store: EventStore, transcript: Transcript) -> Observer:
-    """Write the startup and each discovery as telemetry events, timed as the transcript says."""
-    from datetime import datetime
-
-    from jitctx.model import Discovery
-    from jitctx.telemetry.events import event_from_discovery, event_from_startup, held_bytes, parse_ts
-
-    first = next((turn.timestamp for turn in transcript.turns if turn.timestamp), None)
-
-    def when(text: str | None) -> datetime | None:
-        try:
-            return parse_ts(text) if text else None
-        except ValueError:
-            return None
-
-    def observe(session: Session, result: Startup | Discovery, turn: Turn | None) -> None:
-        sid, stamp = session.session_id, when(turn.timestamp if turn is not None else first)
-        if isinstance(result, Discovery):
-            event = event_from_discovery(
-                result,
-                session_id=sid,
-                root=session.project.root,
-                cumulative_bytes=held_bytes(session.blocks(result.channel)),
-                cwd=session.cwd,
-                ts=stamp,
-            )
-        else:
-            event = event_from_startup(result, session_id=sid, ts=stamp)
-        store.append({**event, "source": "replay"})
-
-    return observe
-
-
-def _ratio(part: int, whole: int) -> float | None:
-    return round(part / whole, 4) if whole else None
-
-
-def _size(size: Size) -> dict[str, int]:
-    return {"bytes": size.bytes, "tokens": size.tokens}
-
-
-def _usage(usage: Usage | None) -> dict[str, int] | None:
-    return usage.to_json() if usage is not None else None
-
-
-def _host_json(report: Replay) -> dict[str, Any] | None:
-    host, weight = report.host, report.host_total
-    if host is None or weight is None:
-        return None
-    loads = [
-        {"turn": x.turn, "channel": x.channel, "path": x.path, "reason": x.reason, "inside": x.inside}
-        | {"memory_type": x.memory_type, **_size(x.size)}
-        for x in host.loads
-    ]
-    jit = report.jit_total
-    return {
-        "loads": loads,
-        "only_host": list(host.only_host),
-        "only_jit": list(host.only_jit),
-        "both": list(host.both),
-        "total": _size(weight),
-        "jit_ratio": _ratio(jit.bytes, weight.bytes),
-    }
-
-
-def _load(load: ReplayedLoad) -> dict[str, Any]:
-    document: dict[str, Any] = {"turn": load.turn, "channel": load.channel, "path": load.path}
-    document.update(reason=load.reason, trigger=load.trigger, **_size(load.size))
-    return document
-
-
-def replay_json(report: Replay) -> dict[str, Any]:
-    turns, calls, discoveries, hits = report.count()
-    jit, full = report.jit_total, report.full_total
-    by_channel = {}
-    for kind in ("main", "subagent"):
-        n_turns, n_calls, n_disc, n_hits = report.count(kind)
-        by_channel[kind] = {"turns": n_turns, "tool_calls": n_calls, "discoveries": n_disc, "hits": n_hits}
-    transcript = report.transcript
-    return {
-        "transcript": transcript.path,
-        "session_id": transcript.session_id,
-        "root": report.root,
-        "cwd": report.cwd,
-        "agent": report.agent,
-        "lines": transcript.lines,
-        "malformed_lines": list(transcript.malformed),
-        "turns": turns,
-        "tool_calls": calls,
-        "discoveries": discoveries,
-        "hits": hits,
-        "hit_rate": _ratio(hits, discoveries),
-        "by_channel": by_channel,
-        "startup": [_load(load) for load in report.startup],
-        "loads": [_load(load) for turn in report.turns for load in turn.loads],
-        "per_turn": [
-            {
-                "turn": t.turn.number,
-                "line": t.turn.line,
-                "channel": t.kind,
-                "timestamp": t.turn.timestamp,
-                "tool_calls": len(t.turn.calls),
-                "discoveries": t.discoveries,
-                "hits": t.hits,
-                "loaded": [load.path for load in t.loads],
-                "jit": _size(t.sent),
-                "held_after": _size(t.held),
-                "host": _size(t.host_sent) if t.host_sent is not None else None,
-                "api_usage": _usage(t.turn.usage),
-            }
-            for t in report.turns
-        ],
-        "full_load": {"files": report.full_load_files, **_size(report.full_load)},
-        "host": _host_json(report),
-        "api_usage": _usage(report.usage),
-        "totals": {"jit": _size(jit), "full_load": _size(full), "ratio": _ratio(jit.bytes, full.bytes)},
-        "warnings": list(report.warnings),
-    }
-
-
-def _totals(reports: list[Replay]) -> dict[str, Any]:
-    counts = [r.count() for r in reports]
-    discoveries, hits = sum(c[2] for c in counts), sum(c[3] for c in counts)
-    jit = sum(r.jit_total.bytes for r in reports)
-    full = sum(r.full_total.bytes for r in reports)
-    return {
-        "transcripts": len(reports),
-        "turns": sum(c[0] for c in counts),
-        "discoveries": discoveries,
-        "hits": hits,
-        "hit_rate": _ratio(hits, discoveries),
-        "jit_bytes": jit,
-        "full_load_bytes": full,
-        "ratio": _ratio(jit, full),
-    }
 
 
 def _malformed(transcript: Transcript) -> str:

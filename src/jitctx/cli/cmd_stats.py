@@ -104,7 +104,7 @@ def _write_html(stats: Stats, path: Path, unused: list[dict[str, str]]) -> None:
 
 
 def _print(stats: Stats, *, by_file: bool, unused: list[dict[str, str]]) -> None:
-    from jitctx.telemetry.html import human_bytes
+    from jitctx.telemetry.record_fields import human_bytes
 
     print(window_line(asdict(stats.window)))
     if stats.window.records == 0:

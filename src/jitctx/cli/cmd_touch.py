@@ -7,7 +7,7 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, NamedTuple
 
 from jitctx.cli.common import add_common, count, open_project, print_json, table, warn
 from jitctx.cli.state import add_state_dir, state_dir
@@ -57,25 +57,50 @@ def open_session(args: argparse.Namespace, project: Project, cwd: str) -> Iterat
         yield opened
 
 
-def record_events(
-    args: argparse.Namespace, session: Session, startup: Startup | None, steps: list[Discovery]
-) -> None:
-    """A named session is a real one: its startup and every discovery (misses too) go to the event log."""
-    from jitctx.telemetry.events import event_from_discovery, event_from_startup, held_bytes
+class Moment(NamedTuple):
+    """A startup or a discovery, with what the channel held right after it: what its record says."""
+
+    result: Startup | Discovery
+    held: int
+
+
+def run_session(opened: OpenSession, paths: list[str]) -> tuple[Startup | None, list[Moment]]:
+    """Startup (for a new session) and one discovery per path, each with the bytes held after it."""
+    from jitctx.telemetry.events import session_held_bytes
+
+    session = opened.session
+    moments: list[Moment] = []
+    startup = session.startup() if opened.new else None
+    if startup is not None:
+        moments.append(Moment(startup, session_held_bytes(session)))
+    for path in paths:
+        step = session.discover(path)
+        moments.append(Moment(step, session_held_bytes(session)))
+    return startup, moments
+
+
+def record_events(args: argparse.Namespace, session: Session, moments: list[Moment]) -> None:
+    """A named session is a real one: its startup and every discovery (misses too) go to the event log,
+    each with the bytes held at its own moment and the profile that ran it."""
+    from jitctx.telemetry.events import event_from_discovery, event_from_startup
     from jitctx.telemetry.store import EventStore
 
     store = EventStore(state_dir(args) / "events", warn=warn)
-    held = held_bytes(session.blocks())
-    if startup is not None:
-        store.append(event_from_startup(startup, session_id=session.session_id, cumulative_bytes=held))
-    for step in steps:
-        record = event_from_discovery(
-            step,
-            session_id=session.session_id,
-            root=session.project.root,
-            cumulative_bytes=held,
-            cwd=session.cwd,
-        )
+    agent = session.project.profile.name
+    for result, held in moments:
+        if isinstance(result, Startup):
+            record = event_from_startup(
+                result, session_id=session.session_id, cumulative_bytes=held, agent=agent
+            )
+        else:
+            record = event_from_discovery(
+                result,
+                session_id=session.session_id,
+                root=session.project.root,
+                cumulative_bytes=held,
+                cwd=session.cwd,
+                agent=agent,
+            )
         store.append(record)
 
 
@@ -135,11 +160,11 @@ def run(args: argparse.Namespace) -> int:
     with open_session(args, project, cwd) as opened:
         for message in opened.warnings:
             warn(message)
-        startup = opened.session.startup() if opened.new else None
-        steps = [opened.session.discover(path) for path in args.paths]
+        startup, moments = run_session(opened, args.paths)
+        steps = [m.result for m in moments if isinstance(m.result, Discovery)]
         session_id = opened.session.session_id
         if args.session is not None:
-            record_events(args, opened.session, startup, steps)
+            record_events(args, opened.session, moments)
     places = [resolved(project, opened.session.cwd, path) for path in args.paths]
     for path, where in zip(args.paths, places, strict=True):
         line = explain_resolution(project, opened.session.cwd, path, where)

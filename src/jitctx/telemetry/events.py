@@ -26,8 +26,13 @@ both, never a double count. A load item holds file_path (absolute), memory_type 
 Managed), load_reason (session_start|nested_traversal|path_glob_match|include|compact), globs[], bytes,
 tokens, and trigger_file_path / parent_file_path when they add something.
 
-Optional on any record: `source` (absent means "jitctx"), `agent_id`, `agent` (the profile), and
-`truncated` ({field: items removed}) when the record was shrunk to fit one line (see `encode_event`).
+Every startup and discovery record names its `agent`: the client whose hook recorded it, or the profile
+of `jitctx touch`, `replay` and `mcp`. Optional on any record: `source` (absent means "jitctx"),
+`agent_id`, the hook's `prompt_id` / `tool_use_id` / `tool_use_ids`, and `truncated` ({field: items
+removed}) when the record was shrunk to fit one line (see `encode_event`).
+
+The records themselves are built in `telemetry.records`, from plain values, by every writer (the hook's
+fast lane too, which never imports this module); the functions here take them from model objects.
 """
 
 from __future__ import annotations
@@ -37,20 +42,56 @@ import os
 from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from json.scanner import make_scanner
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from jitctx.model import Discovery, Load, Startup
+from jitctx.telemetry.records import (
+    MAX_LINE_BYTES,
+    MIN_LINE_BYTES,
+    SCHEMA_VERSION,
+    channel_of,
+    discovery_record,
+    encode_event,
+    load_entry,
+    load_record,
+    skill_record,
+    startup_record,
+)
 from jitctx.tokens import estimate_tokens
 
-SCHEMA_VERSION = 1
+if TYPE_CHECKING:
+    from jitctx.discovery.session import Session
+
+__all__ = [
+    "CHANNELS",
+    "KINDS",
+    "LOAD_REASONS",
+    "MAX_LINE_BYTES",
+    "MEMORY_TYPES",
+    "MIN_LINE_BYTES",
+    "SCHEMA_VERSION",
+    "Event",
+    "channel_of",
+    "encode_event",
+    "event_from_discovery",
+    "event_from_instructions_loaded",
+    "event_from_skill",
+    "event_from_startup",
+    "format_ts",
+    "held_bytes",
+    "is_stored_ts",
+    "load_item",
+    "parse_line",
+    "parse_ts",
+    "record_problem",
+    "scan_once",
+    "session_held_bytes",
+]
+
 KINDS = frozenset({"startup", "discovery", "load", "skill"})
 CHANNELS = ("main", "subagent")
 MEMORY_TYPES = ("User", "Project", "Local", "Managed")
 LOAD_REASONS = ("session_start", "nested_traversal", "path_glob_match", "include", "compact")
-MAX_LINE_BYTES = 64 * 1024
-MIN_LINE_BYTES = 4096  # the smallest cap a store accepts: a minimal record always fits in it
-# Strings longer than this are the first thing cut when a record does not fit its line.
-_LONG_STRING = 1024
 
 Event = dict[str, Any]
 
@@ -77,15 +118,9 @@ def parse_ts(text: str) -> datetime:
         raise ValueError(f"{text!r} falls outside the calendar in UTC") from None
 
 
-def _now(ts: datetime | None) -> str:
-    return format_ts(ts if ts is not None else datetime.now(UTC))
-
-
-def channel_of(name: str) -> tuple[str, str | None]:
-    """A session channel name as (channel, agent_id): anything but "main" is a sub-agent."""
-    if name == "main":
-        return "main", None
-    return "subagent", (None if name == "subagent" else name)
+def _stamp(ts: datetime | None) -> str | None:
+    """A given time as a record's `ts`; None lets the builder take the time of building."""
+    return format_ts(ts) if ts is not None else None
 
 
 def _absolute(path: str, base: str) -> str:
@@ -95,38 +130,22 @@ def _absolute(path: str, base: str) -> str:
 def load_item(load: Load, *, record_trigger: str | None = None, base: str | None = None) -> Event:
     """One entry of `loaded[]`. Its trigger is kept only where it differs from the record's own."""
     file = load.file
-    item: Event = {
-        "file_path": file.path,
-        "memory_type": file.tier.memory_type,
-        "load_reason": load.reason.value,
-        "globs": list(load.globs),
-        "bytes": file.body_bytes,
-        "tokens": estimate_tokens(file.text),
-    }
+    trigger = None
     if load.trigger is not None:
         trigger = _absolute(load.trigger, base) if base is not None else load.trigger
-        if trigger != record_trigger:
-            item["trigger_file_path"] = trigger
-    if load.parent is not None:
-        item["parent_file_path"] = load.parent
-    if load.updated:
-        item["updated"] = True  # a new version of a file the agent was sent before
-    return item
-
-
-def _common(kind: str, ts: datetime | None, session_id: str, channel: str, root: str) -> Event:
-    name, agent_id = channel_of(channel)
-    event: Event = {
-        "v": SCHEMA_VERSION,
-        "kind": kind,
-        "ts": _now(ts),
-        "session_id": session_id,
-        "channel": name,
-        "root": root,
-    }
-    if agent_id is not None:
-        event["agent_id"] = agent_id
-    return event
+        if trigger == record_trigger:
+            trigger = None
+    return load_entry(
+        file_path=file.path,
+        memory_type=file.tier.memory_type,
+        load_reason=load.reason.value,
+        globs=load.globs,
+        file_bytes=file.body_bytes,
+        tokens=estimate_tokens(file.text),
+        trigger_file_path=trigger,
+        parent_file_path=load.parent,
+        updated=load.updated,
+    )
 
 
 def event_from_discovery(
@@ -138,28 +157,33 @@ def event_from_discovery(
     rules_scanned: int | None = None,
     cwd: str | None = None,
     ts: datetime | None = None,
+    agent: str | None = None,
+    host_loaded: Iterable[str] = (),
+    ids: Mapping[str, Any] | None = None,
 ) -> Event:
-    """The record of one discovery. `cumulative_bytes`: what the channel holds afterwards (the caller
-    knows its blocks). `rules_scanned` defaults to the files whose applicability this discovery decided
-    (loaded + scope-skipped), since `Discovery` does not count the rest. A relative trigger is taken from
-    `cwd` (default: the root)."""
+    """The record of one discovery (`records.discovery_record` from its fields). `cumulative_bytes`:
+    what the channel holds afterwards (the caller knows its blocks). `rules_scanned` defaults to the
+    files whose applicability this discovery decided (loaded + scope-skipped), since `Discovery` does
+    not count the rest. A relative trigger is taken from `cwd` (default: the root)."""
     trigger = _absolute(discovery.trigger, cwd or root)
-    event = _common("discovery", ts, session_id, discovery.channel, root)
-    scanned = rules_scanned if rules_scanned is not None else len(discovery.loaded) + discovery.scope_skipped
-    event.update(
-        hit=discovery.hit,
-        elapsed_ms=round(discovery.elapsed_ms, 3),
-        scope_skipped=discovery.scope_skipped,
-        rules_scanned=scanned,
-        cumulative_bytes=cumulative_bytes,
+    return discovery_record(
+        session_id=session_id,
+        root=root,
         trigger_file_path=trigger,
+        hit=discovery.hit,
+        elapsed_ms=discovery.elapsed_ms,
+        scope_skipped=discovery.scope_skipped,
+        cumulative_bytes=cumulative_bytes,
+        agent=agent,
         loaded=[load_item(load, record_trigger=trigger, base=root) for load in discovery.loaded],
+        rules_scanned=rules_scanned,
+        channel=discovery.channel,
+        ts=_stamp(ts),
+        note=discovery.note,
+        dropped=discovery.dropped,
+        host_loaded=host_loaded,
+        ids=ids,
     )
-    if discovery.note is not None:
-        event["note"] = discovery.note
-    if discovery.dropped:
-        event["dropped"] = list(discovery.dropped)
-    return event
 
 
 def event_from_startup(
@@ -169,22 +193,28 @@ def event_from_startup(
     cumulative_bytes: int | None = None,
     channel: str = "main",
     ts: datetime | None = None,
+    agent: str | None = None,
+    ids: Mapping[str, Any] | None = None,
 ) -> Event:
-    """The record of a session start; `cumulative_bytes` defaults to the bytes of what it loaded."""
-    event = _common("startup", ts, session_id, channel, startup.root)
+    """The record of a session start (`records.startup_record`); `cumulative_bytes` defaults to the
+    bytes of what it loaded, `agent` to the startup's profile."""
     loaded = [load_item(load) for load in startup.loaded]
-    event.update(
+    return startup_record(
+        session_id=session_id,
+        root=startup.root,
         cwd=startup.cwd,
-        agent=startup.agent,
-        signals=list(startup.signals),
+        agent=agent if agent is not None else startup.agent,
+        signals=startup.signals,
         skipped=len(startup.skipped),
-        elapsed_ms=round(startup.elapsed_ms, 3),
+        elapsed_ms=startup.elapsed_ms,
         cumulative_bytes=(
             cumulative_bytes if cumulative_bytes is not None else sum(item["bytes"] for item in loaded)
         ),
         loaded=loaded,
+        channel=channel,
+        ts=_stamp(ts),
+        ids=ids,
     )
-    return event
 
 
 def event_from_instructions_loaded(
@@ -204,24 +234,23 @@ def event_from_instructions_loaded(
         return value if isinstance(value, str) else ""
 
     agent_id = payload.get("agent_id")
-    channel = str(agent_id) if agent_id not in (None, "") else "main"
-    event = _common("load", ts, text("session_id"), channel, root or text("cwd"))
     globs = payload.get("globs")
-    event.update(
+    return load_record(
+        session_id=text("session_id"),
+        root=root or text("cwd"),
         source="claude-code",
         file_path=text("file_path"),
         memory_type=text("memory_type"),
         load_reason=text("load_reason"),
         globs=[g for g in globs if isinstance(g, str)] if isinstance(globs, list) else [],
+        channel=str(agent_id) if agent_id not in (None, "") else "main",
+        trigger_file_path=text("trigger_file_path"),
+        parent_file_path=text("parent_file_path"),
+        cwd=text("cwd"),
+        file_bytes=file_bytes,
+        tokens=tokens,
+        ts=_stamp(ts),
     )
-    for key in ("trigger_file_path", "parent_file_path", "cwd"):
-        if text(key):
-            event[key] = text(key)
-    if file_bytes is not None:
-        event["bytes"] = file_bytes
-    if tokens is not None:
-        event["tokens"] = tokens
-    return event
 
 
 def event_from_skill(
@@ -234,11 +263,9 @@ def event_from_skill(
     ts: datetime | None = None,
 ) -> Event:
     """The record of one skill use; `path` is its SKILL.md relative to `root`, when known."""
-    event = _common("skill", ts, session_id, channel, root)
-    event["skill"] = name
-    if path is not None:
-        event["path"] = path
-    return event
+    return skill_record(
+        session_id=session_id, root=root, skill=name, path=path, channel=channel, ts=_stamp(ts)
+    )
 
 
 def held_bytes(files: Iterable[Any]) -> int:
@@ -246,75 +273,17 @@ def held_bytes(files: Iterable[Any]) -> int:
     return sum(file.body_bytes for file in files)
 
 
-# -- one record, one line ----------------------------------------------------------------------------
+def session_held_bytes(session: Session, channel: str = "main") -> int:
+    """What a session's channel carries now, as the session recorded each file when it loaded it.
 
-
-def _dump(event: Mapping[str, Any]) -> bytes:
-    # ensure_ascii=False keeps non-ASCII paths readable; json escapes every control character, so the
-    # only b"\n" in the result is the one we add. A lone surrogate (a file name that is not UTF-8, a JSON
-    # escape in hook input) can only sit inside a JSON string, where backslashreplace writes it as the
-    # JSON escape `\udce9`: the line stays valid UTF-8 and reads back as the same string.
-    text = json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n"
-    return text.encode("utf-8", errors="backslashreplace")
-
-
-def _cut(value: str) -> str:
-    return value[:_LONG_STRING] + "…"
-
-
-def _small_number(value: object) -> bool:
-    return isinstance(value, bool) or (isinstance(value, int | float) and abs(value) < 1e15)
-
-
-def encode_event(event: Mapping[str, Any], max_bytes: int = MAX_LINE_BYTES) -> bytes:
-    """The record as one line of at most `max_bytes`. Too long: drop the tail of its lists (loaded,
-    signals, dropped, globs), then cut long strings, and say so in `truncated`; as a last resort keep only
-    the fields statistics need. Never a partial line."""
-    line = _dump(event)
-    if len(line) <= max_bytes:
-        return line
-    record = dict(event)
-    earlier = record.get("truncated")
-    # A record may arrive with its own `truncated` of any shape: only a {field: count} map is carried on.
-    truncated: dict[str, int] = (
-        {k: v for k, v in earlier.items() if isinstance(k, str) and isinstance(v, int)}
-        if isinstance(earlier, dict)
-        else {}
-    )
-    for key in ("loaded", "signals", "dropped", "globs"):
-        items = record.get(key)
-        while (
-            isinstance(items, list) and items and len(_dump({**record, "truncated": truncated})) > max_bytes
-        ):
-            keep = len(items) // 2
-            truncated[key] = truncated.get(key, 0) + len(items) - keep
-            items = items[:keep]
-            record[key] = items
-    record["truncated"] = truncated
-    line = _dump(record)
-    if len(line) <= max_bytes:
-        return line
-    cut = 0
-    for key, value in list(record.items()):
-        if isinstance(value, str) and len(value) > _LONG_STRING:
-            record[key] = _cut(value)
-            cut += 1
-    truncated["strings"] = cut
-    line = _dump(record)
-    if len(line) <= max_bytes:
-        return line
-    numbers = ("v", "hit", "elapsed_ms", "scope_skipped", "rules_scanned", "cumulative_bytes")
-    minimal: Event = {k: record[k] for k in numbers if _small_number(record.get(k))}
-    for key in ("kind", "ts", "session_id", "channel"):
-        if isinstance(record.get(key), str):
-            minimal[key] = record[key][:64]
-    minimal["truncated"] = {"record": 1}
-    line = _dump(minimal)
-    # With max_bytes >= MIN_LINE_BYTES this always fits: four strings of 64 characters, escaped, and
-    # six numbers; if it does not, the record is dropped rather than written in part.
-    if len(line) > max_bytes:
-        raise ValueError(f"a record cannot be shrunk below {len(line)} bytes (limit {max_bytes})")
-    return line
+    The same figure as `held_bytes(session.blocks(channel))`, without reading any text again: `blocks()`
+    reads the files a resumed session has not read yet and takes the version it finds as the one held,
+    so calling it between discoveries would hide an edit from the next one."""
+    state = session.channels.get(channel)
+    if state is None:
+        return 0
+    blocks = state.blocks
+    return sum(blocks[p].body_bytes if p in blocks else e.carried for p, e in state.loaded.items())
 
 
 # -- reading -----------------------------------------------------------------------------------------

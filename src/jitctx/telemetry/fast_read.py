@@ -19,8 +19,8 @@ from typing import Annotated, Literal
 import msgspec
 
 from jitctx.telemetry.events import SCHEMA_VERSION
+from jitctx.telemetry.log_reader import Filter, ReadReport, Span, read_block, span_blocks
 from jitctx.telemetry.stats import MissRow, StatsAccumulator
-from jitctx.telemetry.store import Filter, ReadReport, Span, read_block, span_blocks
 
 if SCHEMA_VERSION != 1:  # pragma: no cover  (the Literal below names it; `scan` then reads exactly)
     raise ImportError("the fast reader knows schema version 1 only")

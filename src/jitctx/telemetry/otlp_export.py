@@ -29,9 +29,9 @@ from typing import Any
 from jitctx import __version__
 from jitctx.errors import JitctxError
 from jitctx.telemetry.events import parse_line, record_problem
+from jitctx.telemetry.log_reader import event_files
 from jitctx.telemetry.otlp_cursor import Cursor, Position, head_of, load_cursor, save_cursor, start_of
 from jitctx.telemetry.otlp_records import LATENCY_BUCKETS_MS, LogSpec, MetricTotals, record_id, to_logs
-from jitctx.telemetry.store import event_files
 
 BATCH_RECORDS = 500
 _CHUNK = 4 * 1024 * 1024

@@ -18,8 +18,7 @@ from concurrent.futures.process import BrokenProcessPool
 from datetime import datetime
 from pathlib import Path
 
-from jitctx.telemetry.stats import Stats, StatsAccumulator
-from jitctx.telemetry.store import (
+from jitctx.telemetry.log_reader import (
     Filter,
     ReadReport,
     Span,
@@ -29,6 +28,7 @@ from jitctx.telemetry.store import (
     prefers_exact,
     read_span,
 )
+from jitctx.telemetry.stats import Stats, StatsAccumulator
 
 # Below this many bytes starting processes costs more than it saves.
 PARALLEL_MIN_BYTES = 16 * 1024 * 1024

@@ -2,7 +2,8 @@
 
 `compute_stats(records)` is a pure function over any iterable of records (the log, or events a replay
 builds in memory). Underneath, a `StatsAccumulator` takes records one by one and merges with another
-accumulator, so a large log can be read by several processes (see `telemetry.scan`).
+accumulator, so a large log can be read by several processes (see `telemetry.scan`). Each session's
+tally is laid out in `telemetry.session_tally`; `telemetry.stats_summary` turns the tallies into `Stats`.
 
 Definitions (they decide what the numbers mean, so they are fixed here):
 - hit rate = discoveries that loaded something / every discovery record (misses are the denominator); a
@@ -27,7 +28,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from jitctx.telemetry.events import KINDS
-from jitctx.telemetry.record_fields import changed_points, display_path, size_field, whole_field
+from jitctx.telemetry.log_reader import Filter, ReadReport
+from jitctx.telemetry.record_fields import size_field, whole_field
 from jitctx.telemetry.results import (
     ChannelRow,
     FileRow,
@@ -38,10 +40,22 @@ from jitctx.telemetry.results import (
     Stats,
     Window,
     percentile,
-    spread_of_counts,
+)
+from jitctx.telemetry.session_tally import (
+    CUM,
+    DISCOVERED,
+    FIRST,
+    HOST_POINTS,
+    HOST_SUM,
+    JITCTX,
+    LAST,
+    POINTS,
+    ROOT,
+    merge_sessions,
+    new_session,
 )
 from jitctx.telemetry.skill_tally import SkillTally
-from jitctx.telemetry.store import Filter, ReadReport
+from jitctx.telemetry.stats_summary import summarize
 
 __all__ = [
     "ChannelRow",
@@ -59,11 +73,7 @@ __all__ = [
 ]
 
 
-# Per session: [cumulative max from jitctx records (-1: none), seen by jitctx, has discoveries,
-#               last ts, main-channel points, host running sum, host points, project root ("": none
-#               seen yet; a discovery that loaded nothing is counted without reading its root), first ts]
 _NOT_JIT = frozenset({"session_start", "compact"})
-_CUM, _JITCTX, _DISCOVERED, _LAST, _POINTS, _HOST_SUM, _HOST_POINTS, _ROOT, _FIRST = range(9)
 
 # A discovery that loaded nothing, checked: (ts, session_id, on the main channel, cumulative_bytes (-1:
 # unknown), elapsed_ms or None, scope_skipped, rules_scanned, hit). A hit can have an empty loaded[] when
@@ -165,22 +175,22 @@ class StatsAccumulator:
                 last = ts
             session = sessions.get(session_id)
             if session is None:
-                session = sessions[session_id] = [-1, True, True, ts, [], 0, [], "", ts]
+                session = sessions[session_id] = new_session(ts, discovered=True)
             else:
-                if ts > session[_LAST]:
-                    session[_LAST] = ts
-                elif ts < session[_FIRST]:
-                    session[_FIRST] = ts
-                session[_JITCTX] = session[_DISCOVERED] = True
+                if ts > session[LAST]:
+                    session[LAST] = ts
+                elif ts < session[FIRST]:
+                    session[FIRST] = ts
+                session[JITCTX] = session[DISCOVERED] = True
             if is_main:
                 main += 1
-                points = session[_POINTS]
+                points = session[POINTS]
                 if cumulative >= 0 and (not points or points[-1][1] != cumulative):
                     points.append((ts, cumulative))
             else:
                 subagent += 1
-            if cumulative > session[_CUM]:
-                session[_CUM] = cumulative
+            if cumulative > session[CUM]:
+                session[CUM] = cumulative
             if hit:  # a hit whose loaded[] was cut to fit its line
                 hits += 1
                 self.channels.setdefault("main" if is_main else "subagent", [0, 0, 0])[1] += 1
@@ -251,7 +261,7 @@ class StatsAccumulator:
         if kind == "discovery":
             self.discoveries += 1
             counts[0] += 1
-            session[_DISCOVERED] = True
+            session[DISCOVERED] = True
             if hit:
                 self.hits += 1
                 counts[1] += 1
@@ -261,16 +271,16 @@ class StatsAccumulator:
                 self.latency[elapsed] = self.latency.get(elapsed, 0) + 1
         if kind == "load":
             if record.get("source", "jitctx") == "jitctx":
-                session[_JITCTX] = True
+                session[JITCTX] = True
             if items[0][2] is not None:
-                session[_HOST_SUM] += items[0][2]
-                session[_HOST_POINTS].append((ts, session[_HOST_SUM]))
+                session[HOST_SUM] += items[0][2]
+                session[HOST_POINTS].append((ts, session[HOST_SUM]))
         else:
-            session[_JITCTX] = True
+            session[JITCTX] = True
             if cumulative is not None:
-                if cumulative > session[_CUM]:
-                    session[_CUM] = cumulative
-                points = session[_POINTS]
+                if cumulative > session[CUM]:
+                    session[CUM] = cumulative
+                points = session[POINTS]
                 if channel == "main" and (not points or points[-1][1] != cumulative):
                     points.append((ts, cumulative))
         if items:
@@ -281,14 +291,14 @@ class StatsAccumulator:
         self._see_ts(ts)
         session = self.sessions.get(session_id)
         if session is None:
-            session = self.sessions[session_id] = [-1, False, False, ts, [], 0, [], "", ts]
-        elif ts > session[_LAST]:
-            session[_LAST] = ts
-        elif ts < session[_FIRST]:
-            session[_FIRST] = ts
-        if not session[_ROOT]:
+            session = self.sessions[session_id] = new_session(ts, discovered=False)
+        elif ts > session[LAST]:
+            session[LAST] = ts
+        elif ts < session[FIRST]:
+            session[FIRST] = ts
+        if not session[ROOT]:
             root = record.get("root")
-            session[_ROOT] = root if root.__class__ is str else ""
+            session[ROOT] = root if root.__class__ is str else ""
         return session
 
     def _add_skill(self, record: Mapping[str, Any], ts: str, session_id: str) -> None:
@@ -363,122 +373,10 @@ class StatsAccumulator:
                 file[2] = entry[2]
             file[3] |= entry[3]
         self.skills.merge(later.skills)
-        for key, theirs in later.sessions.items():
-            mine = self.sessions.get(key)
-            if mine is None:
-                self.sessions[key] = theirs
-                continue
-            mine[_CUM] = max(mine[_CUM], theirs[_CUM])
-            mine[_JITCTX] = mine[_JITCTX] or theirs[_JITCTX]
-            mine[_DISCOVERED] = mine[_DISCOVERED] or theirs[_DISCOVERED]
-            mine[_LAST] = max(mine[_LAST], theirs[_LAST])
-            mine[_FIRST] = min(mine[_FIRST], theirs[_FIRST])
-            mine[_ROOT] = mine[_ROOT] or theirs[_ROOT]
-            # Appending drops a point whose value repeats the last one; the later part could not see
-            # this part's last point, so its first is dropped here when it repeats it.
-            points = theirs[_POINTS]
-            if points and mine[_POINTS] and points[0][1] == mine[_POINTS][-1][1]:
-                points = points[1:]
-            mine[_POINTS].extend(points)
-            offset = mine[_HOST_SUM]  # the later part's running sum started from zero
-            mine[_HOST_POINTS].extend((ts, value + offset) for ts, value in theirs[_HOST_POINTS])
-            mine[_HOST_SUM] += theirs[_HOST_SUM]
+        merge_sessions(self.sessions, later.sessions)
 
     def result(self, report: ReadReport | None = None, keep: Filter | None = None) -> Stats:
-        report = report or ReadReport()
-        keep = keep or Filter()
-        window = Window(
-            first_ts=self.first_ts,
-            last_ts=self.last_ts,
-            since=keep.since,
-            session=keep.session,
-            files=report.files,
-            lines=report.lines,
-            records=self.counted,
-            corrupt=report.corrupt,
-            unknown_version=report.unknown_version,
-            unknown_kind=report.unknown_kind,
-            invalid=self.invalid,
-            filtered=report.filtered,
-            corrupt_at=tuple(report.corrupt_at),
-        )
-        cumulative: list[float] = []
-        series = []
-        for session_id, s in self.sessions.items():
-            predates = not s[_JITCTX]
-            value = s[_CUM] if s[_CUM] >= 0 else (s[_HOST_SUM] if s[_HOST_POINTS] else -1)
-            if value >= 0:
-                cumulative.append(value)
-            points = s[_POINTS] if s[_POINTS] else s[_HOST_POINTS]
-            if points:
-                series.append(
-                    SessionSeries(
-                        session_id,
-                        tuple(changed_points(points)),
-                        s[_LAST],
-                        predates,
-                        s[_FIRST],
-                        s[_ROOT] or None,
-                    )
-                )
-        cumulative.sort()
-        return Stats(
-            window=window,
-            sessions=len(self.sessions),
-            sessions_predating_log=sum(1 for s in self.sessions.values() if not s[_JITCTX]),
-            sessions_with_discoveries=sum(1 for s in self.sessions.values() if s[_DISCOVERED]),
-            discoveries=self.discoveries,
-            hits=self.hits,
-            hit_rate=self.hits / self.discoveries if self.discoveries else None,
-            loads=self.loads,
-            load_bytes=self.load_bytes,
-            jit_loads=self.jit_loads,
-            jit_load_bytes=self.jit_load_bytes,
-            mean_bytes_per_load=self.jit_load_bytes / self.jit_loads if self.jit_loads else None,
-            scope_skipped=self.scope_skipped,
-            rules_scanned=self.rules_scanned,
-            waste_rate=self.scope_skipped / self.rules_scanned if self.rules_scanned else None,
-            cumulative_bytes=(
-                Spread(
-                    percentile(cumulative, 0.5), percentile(cumulative, 0.95), cumulative[-1], len(cumulative)
-                )
-                if cumulative
-                else None
-            ),
-            latency_ms=spread_of_counts(self.latency),
-            by_reason=tuple(
-                sorted(
-                    (ReasonRow(k, v[0], v[1]) for k, v in self.reasons.items()),
-                    key=lambda r: (-r.loads, r.reason),
-                )
-            ),
-            by_channel=tuple(
-                sorted(
-                    (ChannelRow(k, *v) for k, v in self.channels.items()),
-                    key=lambda r: (r.channel != "main", r.channel),
-                )
-            ),
-            by_file=self._leaderboard(),
-            series=tuple(sorted(series, key=lambda s: (s.points[0][0], s.session_id))),
-            by_skill=self.skills.rows(),
-        )
-
-    def _leaderboard(self) -> tuple[FileRow, ...]:
-        # Two projects can both have a CLAUDE.md: the project says which (a path outside its project
-        # stays absolute).
-        rows = [
-            FileRow(
-                display_path(path, entry[4]),
-                path,
-                entry[0],
-                entry[1],
-                len(entry[3]),
-                entry[2] if entry[2] >= 0 else None,
-                entry[4] or None,
-            )
-            for path, entry in self.files.items()
-        ]
-        return tuple(sorted(rows, key=lambda r: (-r.bytes, -r.loads, r.file, r.project or "")))
+        return summarize(self, report, keep)
 
 
 def compute_stats(
