@@ -51,13 +51,17 @@ def test_managed_settings_win(tmp_path: Path) -> None:
     assert mode_in_force(str(tmp_path), managed=str(managed)) == "claude-md"
 
 
-def start(tmp_path: Path, home: Path) -> list[str]:
+def start(tmp_path: Path, home: Path, version: str | None = "2.1.332") -> list[str]:
+    """What jitctx sends at the start of a session of `version` (None: a release nothing tells)."""
     root = tmp_path / "proj"
+    transcript = tmp_path / "transcript.jsonl"
+    transcript.write_text(json.dumps({"type": "user", "version": version}) + "\n" if version else "")
     start_event = {
         "session_id": "m",
         "cwd": str(root),
         "hook_event_name": "SessionStart",
         "source": "startup",
+        "transcript_path": str(transcript),
     }
     answer = respond(
         CLAUDE, json.dumps(start_event), state_dir=str(tmp_path / "state"), home=str(home), use_git=False
@@ -89,3 +93,26 @@ def test_the_session_start_sends_what_the_mode_leaves_out(
     home = tmp_path / "home"
     settings(home, None if mode is None else {"instructionFiles": mode})
     assert sorted(start(tmp_path, home)) == sorted(sent)
+
+
+@pytest.mark.parametrize("version", ["2.1.197", None])
+def test_a_release_without_the_plugin_or_an_unknown_one_gets_agents_md_from_jitctx(
+    tmp_path: Path, version: str | None
+) -> None:
+    """2.1.197 reads no AGENTS.md at all; an unknown release is taken as the oldest (a possible duplicate,
+    never a lost rule)."""
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    (root / "AGENTS.md").write_text("agents\n")  # no CLAUDE.md: 2.1.332 would read it itself
+    home = tmp_path / "home"
+    settings(home)
+    assert start(tmp_path, home, version) == ["AGENTS.md"]
+
+
+def test_a_release_with_the_plugin_reads_agents_md_where_no_claude_md_is(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    (root / "AGENTS.md").write_text("agents\n")
+    home = tmp_path / "home"
+    settings(home)
+    assert start(tmp_path, home, "2.1.332") == []

@@ -141,7 +141,11 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         "load_reason": "path_glob_match",
         "globs": ["src/**/*.py"],
     }
-    store.append(event_from_instructions_loaded(payload, file_bytes=6, ts=T0 + timedelta(seconds=3)))
+    store.append(
+        event_from_instructions_loaded(
+            payload, source="claude-code", file_bytes=6, ts=T0 + timedelta(seconds=3)
+        )
+    )
     return tmp_path
 
 
@@ -212,7 +216,7 @@ def test_second_export_sends_nothing_and_a_new_event_once(
         "load_reason": "session_start",
         "prompt_id": "p-1",
     }
-    event = event_from_instructions_loaded(later, ts=T0 + timedelta(minutes=5))
+    event = event_from_instructions_loaded(later, source="claude-code", ts=T0 + timedelta(minutes=5))
     EventStore(env / "state/events").append({**event, "prompt_id": "p-1", "tool_use_id": "toolu_9"})
     assert export("--otlp", receiver.endpoint) == 0
     assert export("--otlp", receiver.endpoint) == 0
@@ -381,7 +385,9 @@ def test_a_cleared_log_is_read_again_from_its_start(env: Path, receiver: Receive
         "load_reason": "session_start",
     }
     for minute in range(40):  # longer than the old file: its offset alone would skip the first records
-        event = event_from_instructions_loaded(payload, ts=T0 + timedelta(minutes=minute))
+        event = event_from_instructions_loaded(
+            payload, source="claude-code", ts=T0 + timedelta(minutes=minute)
+        )
         EventStore(env / "state/events").append(event)
     assert log.stat().st_size > 0
     assert export("--otlp", receiver.endpoint) == 0

@@ -67,7 +67,11 @@ def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         "load_reason": "session_start",
         "globs": [],
     }
-    store.append(event_from_instructions_loaded(payload, file_bytes=11, ts=T0 - timedelta(days=3)))
+    store.append(
+        event_from_instructions_loaded(
+            payload, source="claude-code", file_bytes=11, ts=T0 - timedelta(days=3)
+        )
+    )
     monkeypatch.setenv("JITCTX_STATE_DIR", str(tmp_path / "state"))
     return tmp_path / "state"
 
@@ -410,7 +414,9 @@ def test_control_characters_in_names_are_not_sent_to_the_terminal(
         "load_reason": "include",
         "globs": [],
     }
-    EventStore(tmp_path / "events").append(event_from_instructions_loaded(payload, file_bytes=3, ts=T0))
+    EventStore(tmp_path / "events").append(
+        event_from_instructions_loaded(payload, source="claude-code", file_bytes=3, ts=T0)
+    )
     for command in (["log"], ["stats", "--by-file"]):
         code, out, _ = run(capsys, *command, "--state-dir", str(tmp_path))
         assert code == 0 and "\x1b" not in out and "\x07" not in out

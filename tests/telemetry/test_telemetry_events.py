@@ -138,7 +138,7 @@ def test_channel_of(channel: str, expected: tuple[str, str | None]) -> None:
 
 
 def test_instructions_loaded_payload() -> None:
-    event = event_from_instructions_loaded(PAYLOAD, file_bytes=640, tokens=160, ts=T0)
+    event = event_from_instructions_loaded(PAYLOAD, source="claude-code", file_bytes=640, tokens=160, ts=T0)
     assert event == {
         "v": 1,
         "kind": "load",
@@ -180,7 +180,7 @@ def test_skill_record() -> None:
 
 def test_instructions_loaded_in_a_subagent_and_with_junk_fields() -> None:
     payload: dict[str, Any] = {**PAYLOAD, "agent_id": "sub-3", "globs": "not a list", "file_path": 7}
-    event = event_from_instructions_loaded(payload, root="/r")
+    event = event_from_instructions_loaded(payload, source="claude-code", root="/r")
     assert event["channel"] == "subagent" and event["agent_id"] == "sub-3"
     assert event["globs"] == [] and event["file_path"] == "" and event["root"] == "/r"
     assert "bytes" not in event

@@ -94,9 +94,11 @@ class Client:
         directory)."""
         return every_format
 
-    def host_profile(self, root: str, environ: Mapping[str, str], home: str | None) -> Profile:
+    def host_profile(
+        self, root: str, environ: Mapping[str, str], home: str | None, follower: Follower | None = None
+    ) -> Profile:
         """What the client loads by itself in this project and environment (its config may rename or add
-        instruction files); the hook leaves exactly that to it."""
+        instruction files; `follower` knows the event's release); the hook leaves exactly that to it."""
         return self.profile()
 
     # -- its hook dialect --------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from jitctx.hook.touches import Touched
 from jitctx.model import Load, LoadReason
 
 if TYPE_CHECKING:  # imported where used: the hook path loads only what an event needs
-    from jitctx.clients.base import Client
+    from jitctx.clients.base import Client, Follower
     from jitctx.hook.event_context import EventContext
     from jitctx.telemetry.store import EventStore
 
@@ -57,6 +57,7 @@ class Engine:
         self.deliver = deliver
         self.handed_over = False  # `deliver` was called (whether or not it succeeded)
         self.ids: dict[str, Any] = {}  # the prompt and tool call ids of the event, for its records
+        self.follower: Follower | None = None
 
     def _hand_over(self, result: Answer) -> Answer:
         """Deliver `result` before the session state is saved (called inside the open session)."""
@@ -77,15 +78,14 @@ class Engine:
                 self.client.after_tool_calls(_ToolCallsSeen(self, event), event.calls)
             except Exception as exc:
                 log_problem(self.env.state_dir, self.client.name, f"tool use not recorded: {exc!r}")
-            follower = self.client.follower(event.transcript, event.cwd, self.env.origin_pid)
+            follower = self._follower(event)
             touched = Touched(follower, event.transcript, event.cwd)
             for call in event.calls:
                 tool_name, tool_input = self.client.map_tool(call["tool_name"], call["tool_input"])
                 touched.add_call(tool_name, tool_input, follower.shown_loaded(call))
             return self._discover(event, touched)
         if event.kind == PROMPT:
-            follower = self.client.follower(event.transcript, event.cwd, self.env.origin_pid)
-            touched = Touched(follower, event.transcript, event.cwd)
+            touched = Touched(self._follower(event), event.transcript, event.cwd)
             touched.add_mentions(mentions(event.prompt))
             return self._discover(event, touched)
         if event.kind == START:
@@ -96,10 +96,19 @@ class Engine:
 
     # -- events ----------------------------------------------------------------------------------------
 
+    def _follower(self, event: HookEvent) -> Follower:
+        """The event's follower, made once: it may read the release (transcript, process) once."""
+        if self.follower is None:
+            self.follower = self.client.follower(event.transcript, event.cwd, self.env.origin_pid)
+        return self.follower
+
     def _context(self, event: HookEvent, fresh: bool = False) -> EventContext:
         from jitctx.hook.event_context import EventContext
 
-        return EventContext(self, event.session_id, event.cwd, fresh=fresh, transcript=event.transcript)
+        return EventContext(
+            self, event.session_id, event.cwd, fresh=fresh, transcript=event.transcript,
+            follower=self._follower(event),
+        )  # fmt: skip
 
     def _session_start(self, event: HookEvent) -> Answer:
         source = event.source
@@ -180,7 +189,7 @@ class Engine:
             size: int | None = os.stat(path).st_size
         except OSError:
             size = None
-        record = event_from_instructions_loaded(payload, root=root, file_bytes=size)
+        record = event_from_instructions_loaded(payload, source=self.client.name, root=root, file_bytes=size)
         record.update(self.ids)
         self.event_store().append(record)
 

@@ -15,6 +15,7 @@ from jitctx.hook.engine import DISCOVERY_PROFILE, Engine, root_markers, saved_st
 from jitctx.model import Discovery, Load, Startup
 
 if TYPE_CHECKING:
+    from jitctx.clients.base import Follower
     from jitctx.discovery.session import Session
     from jitctx.discovery.store import OpenSession
     from jitctx.telemetry.store import EventStore
@@ -35,6 +36,7 @@ class EventContext:
         event_cwd: str,
         fresh: bool = False,
         transcript: object = None,
+        follower: Follower | None = None,
     ) -> None:
         from jitctx.discovery.store import SessionStore
         from jitctx.hook.host_files import HostFiles
@@ -56,7 +58,9 @@ class EventContext:
         home = engine.env.home
         profile = client.discovery_profile(get_profile(DISCOVERY_PROFILE), root, environ, home)
         self.project = Project(root, profile=profile, home=home)
-        host = client.host_profile(self.project.root, environ, self.project.home)
+        if follower is None:
+            follower = client.follower(transcript, event_cwd, engine.env.origin_pid)
+        host = client.host_profile(self.project.root, environ, self.project.home, follower)
         self.host_files = HostFiles(host, self.project.root, self.cwd, self.project.home)
         self._events: EventStore | None = None
 
@@ -133,8 +137,6 @@ class EventContext:
     # -- telemetry: what jitctx sent; what the host loaded itself arrives through InstructionsLoaded ------
 
     def _append(self, record: dict[str, Any]) -> None:
-        record["agent"] = self.engine.client.name
-        record.update(self.engine.ids)
         if self._events is None:
             self._events = self.engine.event_store()
         self._events.append(record)
@@ -147,26 +149,18 @@ class EventContext:
         startup: Startup | None = None,
         channel: str = "main",
     ) -> None:
-        from jitctx.telemetry.events import event_from_startup
+        from jitctx.telemetry.events import event_from_startup, session_held_bytes
 
         base = startup or Startup(self.project.root, self._cwd_shown(), DISCOVERY_PROFILE, (), (), (), ())
         record = event_from_startup(
             replace(base, signals=signals, loaded=tuple(sent)),
             session_id=self.session_id,
-            cumulative_bytes=self._held_bytes(session, channel),
+            cumulative_bytes=session_held_bytes(session, channel),
             channel=channel,
+            agent=self.engine.client.name,
+            ids=self.engine.ids,
         )
         self._append(record)
-
-    @staticmethod
-    def _held_bytes(session: Session, channel: str) -> int:
-        """What the channel carries: the body sizes the session recorded when it loaded each file (the
-        same figure as telemetry.held_bytes(session.blocks()), without reading the texts again)."""
-        state = session.channels.get(channel)
-        if state is None:
-            return 0
-        blocks = state.blocks
-        return sum(blocks[p].body_bytes if p in blocks else e.carried for p, e in state.loaded.items())
 
     def _cwd_shown(self) -> str:
         from jitctx.discovery.boundary import is_inside, relative_posix
@@ -177,20 +171,20 @@ class EventContext:
         )
 
     def log_discovery(self, session: Session, step: Discovery, sent: list[Load], channel: str) -> None:
-        from jitctx.telemetry.events import event_from_discovery
+        from jitctx.telemetry.events import event_from_discovery, session_held_bytes
 
         # A hit is a touch that brought instruction files, whoever delivered them: `loaded` lists what
         # jitctx sent, `host_loaded` what the host loaded itself (its bytes arrive in its own `load`
         # records through InstructionsLoaded), so the hit rate does not depend on who did the work.
+        sent_paths = {load.file.path for load in sent}
         record = event_from_discovery(
             replace(step, loaded=tuple(sent), hit=bool(step.loaded)),
             session_id=self.session_id,
             root=self.project.root,
-            cumulative_bytes=self._held_bytes(session, channel),
+            cumulative_bytes=session_held_bytes(session, channel),
             cwd=self.cwd,
+            agent=self.engine.client.name,
+            host_loaded=[load.file.path for load in step.loaded if load.file.path not in sent_paths],
+            ids=self.engine.ids,
         )
-        sent_paths = {load.file.path for load in sent}
-        native = [load.file.path for load in step.loaded if load.file.path not in sent_paths]
-        if native:
-            record["host_loaded"] = native
         self._append(record)

@@ -17,7 +17,7 @@ import json
 import os
 import time
 
-from jitctx.discovery.quick import open_state_file, quick_file_name, quiet, read_state_file
+from jitctx.discovery.quick import quick_file_name, quiet, read_state_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -25,8 +25,6 @@ if TYPE_CHECKING:
 
     from jitctx.clients.base import Client
     from jitctx.clients.event import HookEvent
-
-_APPEND = os.O_WRONLY | os.O_APPEND | os.O_CREAT
 
 
 def answer_quickly(client: Client, event: HookEvent, state_dir: str) -> bool:
@@ -103,38 +101,22 @@ def _record(
     state_dir: str, index: dict[str, Any], session_id: str, cwd: str, path: str, skipped: int, agent: str,
     started: float, ids: dict[str, Any],
 ) -> None:  # fmt: skip
-    """The record of a miss, field for field as `telemetry.events.event_from_discovery` writes it."""
-    now = time.time()
-    stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now * 1000) % 1000:03d}Z"
-    record = {
-        "v": 1,
-        "kind": "discovery",
-        "ts": stamp,
-        "session_id": session_id,
-        "channel": "main",
-        "root": index["root"],
-        "hit": False,
-        "elapsed_ms": round((time.perf_counter() - started) * 1000, 3),
-        "scope_skipped": skipped,
-        "rules_scanned": skipped,
-        "cumulative_bytes": index["held_bytes"],
-        "trigger_file_path": os.path.normpath(os.path.join(cwd, path)),
-        "loaded": [],
-        "agent": agent,
-        **ids,
-    }
-    line = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
-    directory = os.path.join(state_dir, "events")
-    target = os.path.join(directory, stamp[:10] + ".jsonl")
-    try:
-        fd = open_state_file(target, _APPEND)
-    except FileNotFoundError:
-        os.makedirs(directory, mode=0o700, exist_ok=True)
-        fd = open_state_file(target, _APPEND)
-    try:
-        os.write(fd, line)  # one write of a whole line with O_APPEND: never interleaved
-    finally:
-        os.close(fd)
+    """The record of a miss, from the one record builder the engine's records come from too."""
+    from jitctx.telemetry.records import append_record, discovery_record
+
+    record = discovery_record(
+        session_id=session_id,
+        root=index["root"],
+        trigger_file_path=os.path.normpath(os.path.join(cwd, path)),
+        hit=False,
+        elapsed_ms=(time.perf_counter() - started) * 1000,
+        scope_skipped=skipped,
+        rules_scanned=skipped,
+        cumulative_bytes=index["held_bytes"],
+        agent=agent,
+        ids=ids,
+    )
+    append_record(os.path.join(state_dir, "events"), record)
 
 
 def try_quick(client: Client | str, raw: bytes, state_dir: str) -> bool:

@@ -280,11 +280,15 @@ class McpTools:
 
     def _record_discovery(self, session: Session, step: Discovery, base: str) -> None:
         if self.events is not None:
-            from jitctx.telemetry.events import event_from_discovery, held_bytes
+            from jitctx.telemetry.events import event_from_discovery, session_held_bytes
 
-            held = held_bytes(session.blocks(step.channel))
             event = event_from_discovery(
-                step, session_id=session.session_id, root=self.project.root, cumulative_bytes=held, cwd=base
+                step,
+                session_id=session.session_id,
+                root=self.project.root,
+                cumulative_bytes=session_held_bytes(session, step.channel),
+                cwd=base,
+                agent=self.project.profile.name,
             )
             self.events.append(event)
 

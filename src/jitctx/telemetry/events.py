@@ -220,6 +220,7 @@ def event_from_startup(
 def event_from_instructions_loaded(
     payload: Mapping[str, Any],
     *,
+    source: str,
     root: str | None = None,
     file_bytes: int | None = None,
     tokens: int | None = None,
@@ -238,7 +239,7 @@ def event_from_instructions_loaded(
     return load_record(
         session_id=text("session_id"),
         root=root or text("cwd"),
-        source="claude-code",
+        source=source,  # the client that reported its own load
         file_path=text("file_path"),
         memory_type=text("memory_type"),
         load_reason=text("load_reason"),

@@ -113,10 +113,13 @@ class ClaudeCode(Client):
 
         return replace(every_format, unscoped_files=OWN_FILES)
 
-    def host_profile(self, root: str, environ: Mapping[str, str], home: str | None) -> Profile:
+    def host_profile(
+        self, root: str, environ: Mapping[str, str], home: str | None, follower: Follower | None = None
+    ) -> Profile:
         from jitctx.clients.claude_code.agents_md import mode_in_force, profile_for
 
-        return profile_for(mode_in_force(home), self.profile())
+        release = follower.release if isinstance(follower, ClaudeFollower) else None
+        return profile_for(mode_in_force(home, release=release), self.profile())
 
     def follower(self, transcript: object, cwd: str, origin_pid: int | None = None) -> Follower:
         return ClaudeFollower(transcript, origin_pid)

@@ -1,9 +1,11 @@
-"""Claude Code's own AGENTS.md reading, set by its built-in `agents-md` plugin (since 2.1.277).
+"""Claude Code's own AGENTS.md reading, set by its built-in agents-md plugin (since 2.1.277; 2.1.197 has
+none and reads no AGENTS.md at all).
 
-The mode is `pluginConfigs["agents-md@builtin"].options.instructionFiles` (the plugin's bundled
-userConfig in 2.1.332), read from the user's settings and the managed ones, the managed winning; the
-older `projectInstructions` (`none`, `claude`, `agents-fallback`, `both`) is honoured while
-`instructionFiles` keeps its default, as the plugin does. `disableAllHooks` switches the plugin off.
+The mode is `pluginConfigs["cc-plugin-agents-md@builtin"].options.instructionFiles` (the key 2.1.332
+honours, seen live; `agents-md@builtin` is read too), from the user's settings and the managed ones, the
+managed winning (a project's settings do not set it); the older `projectInstructions` (`none`, `claude`,
+`agents-fallback`, `both`) is honoured while `instructionFiles` keeps its default, as the plugin does.
+`disableAllHooks` switches the plugin off.
 
     claude-md-or-agents-md   (default) AGENTS.md where no CLAUDE.md is on the chain
     claude-md-and-agents-md  AGENTS.md beside CLAUDE.md
@@ -23,7 +25,8 @@ from typing import Any
 
 from jitctx.profiles import Profile
 
-PLUGIN = "agents-md@builtin"
+PLUGINS = ("cc-plugin-agents-md@builtin", "agents-md@builtin")
+FIRST_RELEASE = (2, 1, 277)  # the first with the plugin
 DEFAULT = "claude-md-or-agents-md"
 MODES = ("claude-md", DEFAULT, "claude-md-and-agents-md", "managed-only")
 _LEGACY = {"none": "managed-only", "claude": "claude-md", "agents-fallback": DEFAULT,
@@ -52,8 +55,14 @@ def _settings(path: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def mode_in_force(home: str | None, managed: str = MANAGED_SETTINGS) -> str:
-    """The AGENTS.md mode of the user's and the managed settings; "claude-md" when hooks are off."""
+def mode_in_force(
+    home: str | None, managed: str = MANAGED_SETTINGS, release: tuple[int, ...] | None = ()
+) -> str:
+    """The AGENTS.md mode of the user's and the managed settings; "claude-md" when hooks are off, and for a
+    release before the plugin or an unknown one (`release=None`): the hook then sends AGENTS.md, a
+    possible duplicate rather than a rule that never arrives. `release=()` reads the settings alone."""
+    if release is None or (release and release < FIRST_RELEASE):
+        return "claude-md"
     layers = [_settings(os.path.join(home, ".claude", "settings.json"))] if home else []
     layers.append(_settings(managed))
     instruction_files = legacy = None
@@ -61,9 +70,11 @@ def mode_in_force(home: str | None, managed: str = MANAGED_SETTINGS) -> str:
         if layer.get("disableAllHooks") is True:
             return "claude-md"  # the plugin is a hook: switched off with every other
         configs = layer.get("pluginConfigs")
-        plugin = configs.get(PLUGIN) if isinstance(configs, Mapping) else None
-        options = plugin.get("options") if isinstance(plugin, Mapping) else None
-        if isinstance(options, Mapping):
+        for name in PLUGINS if isinstance(configs, Mapping) else ():
+            plugin = configs.get(name) if isinstance(configs, Mapping) else None
+            options = plugin.get("options") if isinstance(plugin, Mapping) else None
+            if not isinstance(options, Mapping):
+                continue
             if options.get("instructionFiles") in MODES:
                 instruction_files = options["instructionFiles"]
             if isinstance(options.get("projectInstructions"), str):

@@ -8,7 +8,7 @@ The modules of this folder: `profile`, `hooks` (events, install entries, setting
 
 from __future__ import annotations
 
-from jitctx.clients.base import Client
+from jitctx.clients.base import Client, Follower
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -44,7 +44,9 @@ class Codex(Client):
 
         return discovery_with_config(every_format, read_config(config_path(home, environ)))
 
-    def host_profile(self, root: str, environ: Mapping[str, str], home: str | None) -> Profile:
+    def host_profile(
+        self, root: str, environ: Mapping[str, str], home: str | None, follower: Follower | None = None
+    ) -> Profile:
         from jitctx.clients.codex.config import config_path, read_config, with_config
 
         return with_config(self.profile(), read_config(config_path(home, environ)))

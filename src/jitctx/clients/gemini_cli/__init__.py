@@ -80,7 +80,9 @@ class GeminiCli(Client):
             event.prompt = re.sub(r"<hook_context>.*?</hook_context>", "", event.prompt, flags=re.DOTALL)
         return event
 
-    def host_profile(self, root: str, environ: Mapping[str, str], home: str | None) -> Profile:
+    def host_profile(
+        self, root: str, environ: Mapping[str, str], home: str | None, follower: Follower | None = None
+    ) -> Profile:
         from jitctx.clients.gemini_cli.profile import PROFILE, with_context_files
         from jitctx.clients.gemini_cli.settings import context_file_names
 
