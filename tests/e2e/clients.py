@@ -1,4 +1,5 @@
-"""The real Claude Code and Codex CLIs: installed from npm into `.cache/e2e-npm/`, run with a hard timeout.
+"""The real Claude Code, Codex and Gemini CLIs: installed from npm into `.cache/e2e-npm/`, run with a hard
+timeout.
 
 `install_clients()` runs `npm install` at most once per machine and session: a lock file serialises
 parallel pytest workers, and an installation whose binaries answer `--version` is reused. It returns
@@ -7,7 +8,8 @@ the clients, or the one-line reason why they cannot be had (then the tests skip,
 The runners give each client an environment of its own: HOME (and CODEX_HOME) in the test's temp dir,
 no credentials or settings inherited from the caller, no telemetry or update checks, the venv's `bin`
 first on PATH (so the hook command `jitctx hook ...` that `jitctx install` writes is this checkout's),
-and the fake model's address. A client that runs past its timeout is killed with its whole process group.
+and the fake model's address (Gemini CLI's proxy too, so nothing it sends leaves the machine). A client
+that runs past its timeout is killed with its whole process group.
 """
 
 from __future__ import annotations
@@ -25,13 +27,15 @@ from pathlib import Path
 from tests.conftest import REPO
 
 NPM_DIR = REPO / ".cache" / "e2e-npm"
-PACKAGES = ("@anthropic-ai/claude-code", "@openai/codex")
+PACKAGES = ("@anthropic-ai/claude-code", "@openai/codex", "@google/gemini-cli")
 INSTALL_TIMEOUT_S = 900
 RUN_TIMEOUT_S = 60
 VENV_BIN = Path(sys.executable).parent
 
 # Variables of the caller that would leak its own agent setup, credentials or proxies into a client.
-_DROPPED_PREFIXES = ("ANTHROPIC_", "CLAUDE", "OPENAI_", "CODEX_", "JITCTX_", "XDG_", "NODE_OPTIONS")
+_DROPPED_PREFIXES = (
+    "ANTHROPIC_", "CLAUDE", "OPENAI_", "CODEX_", "GEMINI_", "GOOGLE_", "JITCTX_", "XDG_", "NODE_OPTIONS",
+)  # fmt: skip
 _DROPPED = {"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"}
 
 
@@ -41,6 +45,8 @@ class Clients:
     codex: Path
     claude_version: str
     codex_version: str
+    gemini: Path
+    gemini_version: str
 
 
 def _version(binary: Path) -> str | None:
@@ -71,9 +77,11 @@ def _found() -> Clients | None:
     claude = _claude_binary()
     codex = NPM_DIR / "node_modules" / ".bin" / "codex"
     codex_version = _version(codex)
-    if claude is None or codex_version is None:
+    gemini = NPM_DIR / "node_modules" / ".bin" / "gemini"
+    gemini_version = _version(gemini)
+    if claude is None or codex_version is None or gemini_version is None:
         return None
-    return Clients(claude[0], codex, claude[1], codex_version)
+    return Clients(claude[0], codex, claude[1], codex_version, gemini, gemini_version)
 
 
 def install_clients() -> Clients | str:
@@ -86,7 +94,7 @@ def install_clients() -> Clients | str:
             return found
         npm = shutil.which("npm")
         if npm is None or shutil.which("node") is None:
-            return f"node/npm not found on PATH; they install {' and '.join(PACKAGES)}"
+            return f"node/npm not found on PATH; they install {', '.join(PACKAGES)}"
         command = [npm, "install", "--prefix", str(NPM_DIR), "--no-audit", "--no-fund"]
         command += ["--fetch-timeout=60000", "--fetch-retries=1"]  # fail, not hang, when offline
         command += [f"{name}@latest" for name in PACKAGES]
@@ -101,7 +109,7 @@ def install_clients() -> Clients | str:
             return f"`npm install {' '.join(PACKAGES)}` failed (exit {done.returncode}): {last}"
         found = _found()
         if found is None:
-            return f"npm installed {' and '.join(PACKAGES)} into {NPM_DIR}, but a binary does not run"
+            return f"npm installed {', '.join(PACKAGES)} into {NPM_DIR}, but a binary does not run"
         return found
 
 
@@ -176,6 +184,44 @@ trust_level = "trusted"
 """
     path = codex_home / "config.toml"
     path.write_text(config, encoding="utf-8")
+    return path
+
+
+GEMINI_MODEL = "gemini-2.5-flash"  # named with -m, so the client asks no router which model to use
+# Gemini CLI's user settings: no usage statistics, telemetry or update checks, and the API-key sign-in
+# chosen (without it a headless run exits 41 before it asks the model anything).
+GEMINI_USER_SETTINGS = {
+    "privacy": {"usageStatisticsEnabled": False},
+    "telemetry": {"enabled": False},
+    "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
+    "security": {"auth": {"selectedType": "gemini-api-key"}},
+}
+
+
+def gemini_env(home: Path, state_dir: Path, base_url: str) -> dict[str, str]:
+    """The fake model as the Gemini API, and as the proxy of everything else the client might fetch.
+    The workspace is trusted by GEMINI_CLI_TRUST_WORKSPACE, not by --skip-trust: that flag also makes the
+    client ignore the project's .gemini/settings.json, and with it the hooks jitctx installed there."""
+    env = base_env(home, state_dir)
+    env.update(
+        GEMINI_API_KEY="gemini-e2e-fake",
+        GOOGLE_GEMINI_BASE_URL=base_url,
+        GEMINI_CLI_TRUST_WORKSPACE="true",
+        HTTPS_PROXY=base_url,
+        HTTP_PROXY=base_url,
+        https_proxy=base_url,
+        http_proxy=base_url,
+        TERM="dumb",
+    )
+    return env
+
+
+def write_gemini_settings(home: Path) -> Path:
+    """~/.gemini/settings.json with GEMINI_USER_SETTINGS (over what it held: a user-scope install's hooks)."""
+    path = home / ".gemini" / "settings.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    held = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    path.write_text(json.dumps({**held, **GEMINI_USER_SETTINGS}, indent=2), encoding="utf-8")
     return path
 
 

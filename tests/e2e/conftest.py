@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tests.e2e import clients as cl
-from tests.e2e.harness import ClaudeHarness, CodexHarness
+from tests.e2e.harness import ClaudeHarness, CodexHarness, GeminiHarness
 
 _skip_reason: list[str] = []
 
@@ -43,3 +43,8 @@ def claude_mcp(clients: cl.Clients, tmp_path: Path) -> ClaudeHarness:
 @pytest.fixture
 def codex(clients: cl.Clients, tmp_path: Path) -> CodexHarness:
     return CodexHarness(clients, tmp_path)
+
+
+@pytest.fixture
+def gemini(clients: cl.Clients, tmp_path: Path) -> GeminiHarness:
+    return GeminiHarness(clients, tmp_path)

@@ -1,16 +1,21 @@
-"""A scripted model behind the two wire protocols the real clients speak, on 127.0.0.1 only.
+"""A scripted model behind the three wire protocols the real clients speak, on 127.0.0.1 only.
 
-`FakeModel` serves the Anthropic Messages API (`POST /v1/messages`, SSE or JSON) for Claude Code and the
-OpenAI Responses API (`POST /v1/responses`, SSE) for Codex. It records every request body and answers from
-a `Script`: a list of steps, each a list of tool calls (several calls in one step are a parallel batch),
+`FakeModel` serves the Anthropic Messages API (`POST /v1/messages`, SSE or JSON) for Claude Code, the
+OpenAI Responses API (`POST /v1/responses`, SSE) for Codex, and the Gemini API (`POST /v1beta/models/
+MODEL:streamGenerateContent?alt=sse`) for Gemini CLI. It records every request body and answers from a
+`Script`: a list of steps, each a list of tool calls (several calls in one step are a parallel batch),
 then a final text. Which step a request is at is read from the request itself: every call id the fake
-hands out carries its step (`toolu_main_s2_0`), so the next step is one past the highest step already in
-the conversation. That keeps the fake stateless per conversation, so retries, side requests (titles,
-summaries) and sub-agents running next to the main thread all get the right answer.
+hands out carries its step (`toolu_main_s2_0`; Gemini's `functionCall.id`, which Gemini CLI keeps in
+its history and echoes in the `functionResponse`, is `call_main_s2_0`), so the next step is one past the
+highest step already in the conversation. That keeps the fake stateless per conversation, so retries,
+side requests (titles, summaries), sub-agents running next to the main thread and a resumed conversation
+answered by a script of another name all get the right answer.
 
 A request that offers no tools is a side request of the client (a title, a summary); it gets a short
 text. The server is bounded: it stops answering after `max_requests` requests (a runaway client gets
-HTTP 500 and its run fails), and its thread is a daemon that `close()` shuts down.
+HTTP 500 and its run fails), and its thread is a daemon that `close()` shuts down. It is also the proxy
+the Gemini runs are given: a request through it (`CONNECT`, or an absolute URL) is refused with 502 and
+kept in `refused`, so nothing leaves the machine.
 """
 
 from __future__ import annotations
@@ -61,17 +66,17 @@ _ID = re.compile(r"(?:toolu|call)_([a-z]+)_s(\d+)_\d+")
 
 def next_step(body: Mapping[str, Any], script: Script) -> int:
     """One past the highest step of `script` whose call ids appear in the conversation so far."""
-    text = json.dumps(body.get("messages") or body.get("input") or [])
+    text = json.dumps(body.get("messages") or body.get("input") or body.get("contents") or [])
     steps = [int(m.group(2)) for m in _ID.finditer(text) if m.group(1) == script.name]
     return max(steps) + 1 if steps else 0
 
 
 def first_user_text(body: Mapping[str, Any]) -> str:
-    """The text of the first user message (Anthropic `messages` or Responses `input`)."""
-    for message in body.get("messages") or body.get("input") or []:
+    """The text of the first user message (Anthropic `messages`, Responses `input`, Gemini `contents`)."""
+    for message in body.get("messages") or body.get("input") or body.get("contents") or []:
         if not isinstance(message, dict) or message.get("role") != "user":
             continue
-        content = message.get("content")
+        content = message.get("content", message.get("parts"))
         if isinstance(content, str):
             return content
         return "\n".join(str(part.get("text", "")) for part in content or [] if isinstance(part, dict))
@@ -86,6 +91,7 @@ class FakeModel:
     max_requests: int = 60
     requests: list[Recorded] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)  # what a client tried to send through the proxy
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -103,12 +109,17 @@ class FakeModel:
                 self.end_headers()
 
             def do_GET(self) -> None:
-                fake._reply_json(self, 200, fake._get(self.path))
+                if not fake._proxied(self):
+                    fake._reply_json(self, 200, fake._get(self.path))
 
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length) if length else b""
-                fake._post(self, raw)
+                if not fake._proxied(self):
+                    fake._post(self, raw)
+
+            def do_CONNECT(self) -> None:
+                fake._proxied(self)
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
@@ -138,6 +149,15 @@ class FakeModel:
         """Bodies of the requests answered from `script`, in order."""
         return [r.body for r in self.requests if r.script == script]
 
+    def _proxied(self, handler: BaseHTTPRequestHandler) -> bool:
+        """A request sent through the proxy (not to the fake itself): refused, and kept in `refused`."""
+        if handler.command != "CONNECT" and not handler.path.startswith(("http://", "https://")):
+            return False
+        with self._lock:
+            self.refused.append(f"{handler.command} {handler.path}")
+        self._reply_json(handler, 502, {"error": {"code": 502, "message": "the e2e fake proxies nothing"}})
+        return True
+
     def _get(self, path: str) -> dict[str, Any]:
         if path.split("?")[0].rstrip("/").endswith("/models"):
             return {"data": [], "models": [], "object": "list", "has_more": False}
@@ -162,7 +182,11 @@ class FakeModel:
         if path.endswith("/count_tokens"):
             self._reply_json(handler, 200, {"input_tokens": 100})
             return
-        if not path.endswith(("/messages", "/responses")):
+        gemini = path.endswith(":streamGenerateContent")
+        if ":" in path.rsplit("/", 1)[-1] and not gemini:  # a Gemini side call: countTokens, generateContent
+            self._reply_json(handler, 200, gemini_side_reply(path))
+            return
+        if not gemini and not path.endswith(("/messages", "/responses")):
             self._reply_json(handler, 404, {"error": {"type": "not_found_error", "message": path}})
             return
         script = self._script_for(body)
@@ -179,6 +203,8 @@ class FakeModel:
             ids = []
         if path.endswith("/messages"):
             anthropic_reply(handler, body, calls, ids, final)
+        elif gemini:
+            gemini_reply(handler, calls, ids, final)
         else:
             responses_reply(handler, calls, ids, final)
 
@@ -345,8 +371,46 @@ def responses_reply(
     send_sse(handler, events)
 
 
+# -- Gemini API ------------------------------------------------------------------------------------------
+
+_GEMINI_USAGE = {"promptTokenCount": 100, "candidatesTokenCount": 10, "totalTokenCount": 110}
+
+
+def gemini_candidate(parts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    return {
+        "candidates": [
+            {"content": {"role": "model", "parts": list(parts)}, "finishReason": "STOP", "index": 0}
+        ],
+        "usageMetadata": _GEMINI_USAGE,
+        "modelVersion": "e2e-fake",
+    }
+
+
+def gemini_reply(
+    handler: BaseHTTPRequestHandler, calls: Sequence[Call], ids: Sequence[str], final: str
+) -> None:
+    """One SSE chunk: the step's calls as `functionCall` parts (their ids carry the step), or the text."""
+    parts: list[dict[str, Any]] = [
+        {"functionCall": {"id": f"call_{ident}", "name": call.tool, "args": dict(call.args)}}
+        for call, ident in zip(calls, ids, strict=True)
+    ]
+    send_sse(handler, [("", gemini_candidate(parts or [{"text": final}]))])
+
+
+def gemini_side_reply(path: str) -> dict[str, Any]:
+    """What a Gemini call other than streamGenerateContent gets (with -m, the client makes none)."""
+    if path.endswith(":countTokens"):
+        return {"totalTokens": 100}
+    if path.endswith(("embedContent", "batchEmbedContents")):
+        return {"embedding": {"values": [0.0] * 8}}
+    return gemini_candidate([{"text": "{}"}])
+
+
 def send_sse(handler: BaseHTTPRequestHandler, events: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
-    data = "".join(f"event: {name}\ndata: {json.dumps(payload)}\n\n" for name, payload in events).encode()
+    """`events` as SSE; an event without a name (Gemini's stream) is a bare `data:` line."""
+    data = "".join(
+        (f"event: {name}\n" if name else "") + f"data: {json.dumps(payload)}\n\n" for name, payload in events
+    ).encode()
     handler.send_response(200)
     handler.send_header("Content-Type", "text/event-stream")
     handler.send_header("Cache-Control", "no-cache")

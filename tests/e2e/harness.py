@@ -9,7 +9,7 @@ import shlex
 import shutil
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,7 +46,27 @@ MARKERS = (
     "JX-RULE-PYTHON",
 )
 
-FILE_OF = {marker: path for marker in MARKERS for path, text in FILES.items() if marker in text}
+# Gemini CLI's own context files on top (the Claude Code and Codex fixture has none: neither reads them).
+GEMINI_FILES: dict[str, str] = {
+    **FILES,
+    "GEMINI.md": "# Gemini\n\nJX-ROOT-GEMINI: answer in British English.\n",
+    "src/ui/GEMINI.md": "# UI for Gemini\n\nJX-UI-GEMINI: no inline styles.\n",
+    "src/ui/AGENTS.md": "# UI agents\n\nJX-UI-AGENTS: every component has a story.\n",
+    "src/api/GEMINI.md": "# API for Gemini\n\nJX-API-GEMINI: log every rejected request.\n",
+    "tools/GEMINI.md": "# Tools for Gemini\n\nJX-TOOLS-GEMINI: tools print --help.\n",
+    "src/ui/Header.tsx": "export const Header = () => null;\n",
+    "README.md": "# The fixture\n",
+}
+GEMINI_MARKERS = (
+    *MARKERS,
+    "JX-ROOT-GEMINI",
+    "JX-UI-GEMINI",
+    "JX-UI-AGENTS",
+    "JX-API-GEMINI",
+    "JX-TOOLS-GEMINI",
+)
+
+FILE_OF = {marker: path for marker in GEMINI_MARKERS for path, text in GEMINI_FILES.items() if marker in text}
 
 # -- the fixture repository -------------------------------------------------------------------------------
 
@@ -59,10 +79,12 @@ def jitctx(env: dict[str, str], *args: str, cwd: Path | None = None) -> subproce
     )  # fmt: skip
 
 
-def build_project(root: Path, agent: str, env: dict[str, str], *install: str) -> Path:
-    """The fixture repo, with jitctx's hooks installed by the real `jitctx install AGENT --scope project`
-    (and `install`'s further options) and everything committed (a clean checkout)."""
-    write_tree(root, FILES)
+def build_project(
+    root: Path, agent: str, env: dict[str, str], *install: str, files: Mapping[str, str] = FILES
+) -> Path:
+    """The fixture repo (`files`), with jitctx's hooks installed by the real `jitctx install AGENT --scope
+    project` (and `install`'s further options) and everything committed (a clean checkout)."""
+    write_tree(root, files)
     done = jitctx(env, "install", agent, "--scope", "project", "--root", str(root), "--json", *install)
     assert done.returncode == 0, f"jitctx install {agent} failed:\n{done.stderr}"
     installed = json.loads(done.stdout)
@@ -83,6 +105,7 @@ class Outcome:
     model: FakeModel
     session_id: str | None
     state_dir: Path
+    markers: Sequence[str] = MARKERS
 
     def last(self, script: str = "main") -> dict[str, Any]:
         """The last request answered from `script`: the whole conversation that thread's model saw."""
@@ -107,8 +130,10 @@ class Outcome:
     def diagnose(self, body: dict[str, Any] | None = None) -> str:
         parts = []
         if body is not None:
-            parts.append("what arrived, by marker:\n" + summary(body, MARKERS))
+            parts.append("what arrived, by marker:\n" + summary(body, self.markers))
         parts.append(f"requests: {[(r.path, r.script) for r in self.model.requests]}")
+        if self.model.refused:
+            parts.append(f"refused through the proxy: {self.model.refused}")
         parts.append(f"jitctx hook.log: {self.hook_log()}")
         parts.append(self.run.describe())
         return "\n".join(parts)
@@ -118,6 +143,8 @@ class Harness:
     """A fixture repo with jitctx's hooks for one client, an isolated HOME and state dir, and `run`."""
 
     agent = ""
+    files: Mapping[str, str] = FILES
+    markers: Sequence[str] = MARKERS
 
     def __init__(self, clients: cl.Clients, tmp_path: Path, *install: str) -> None:
         self.clients = clients
@@ -126,10 +153,11 @@ class Harness:
         self.state_dir = tmp_path / "state"
         self.root = (tmp_path / "proj").resolve()
         self.root.mkdir()
-        build_project(self.root, self.agent, cl.base_env(self.home, self.state_dir), *install)
+        env = cl.base_env(self.home, self.state_dir)
+        build_project(self.root, self.agent, env, *install, files=self.files)
 
     def _finish(self, run: cl.Run, model: FakeModel) -> Outcome:
-        outcome = Outcome(run, model, self.session_id(run), self.state_dir)
+        outcome = Outcome(run, model, self.session_id(run), self.state_dir, self.markers)
         assert run.returncode == 0, f"{self.agent} failed\n{outcome.diagnose()}"
         assert not model.errors, f"fake model: {model.errors}\n{outcome.diagnose()}"
         return outcome
@@ -177,3 +205,30 @@ class CodexHarness(Harness):
             if event.get("type") == "thread.started":
                 return str(event.get("thread_id"))
         return None
+
+
+class GeminiHarness(Harness):
+    """Gemini CLI headless (`gemini -m MODEL -p PROMPT --yolo`), run from the project root, which the
+    environment trusts (so the project's .gemini/settings.json, and jitctx's hooks in it, are read)."""
+
+    agent = "gemini-cli"
+    files = GEMINI_FILES
+    markers = GEMINI_MARKERS
+
+    def __init__(self, clients: cl.Clients, tmp_path: Path, *install: str) -> None:
+        super().__init__(clients, tmp_path, *install)
+        cl.write_gemini_settings(self.home)
+
+    def run(self, prompt: str, scripts: Sequence[Script], *args: str, cwd: Path | None = None) -> Outcome:
+        with FakeModel(scripts) as model:
+            env = cl.gemini_env(self.home, self.state_dir, model.base_url)
+            command = [str(self.clients.gemini), "-m", cl.GEMINI_MODEL, "-p", prompt, "--yolo"]
+            command += ["--output-format", "json", *args]
+            run = cl.run_client(command, cwd or self.root, env)
+        return self._finish(run, model)
+
+    def session_id(self, run: cl.Run) -> str | None:
+        try:
+            return str(json.loads(run.stdout)["session_id"])
+        except (ValueError, KeyError, TypeError):
+            return None

@@ -1,4 +1,4 @@
-"""The e2e harness itself, without the clients: the fake model's two protocols, the evidence reader, and
+"""The e2e harness itself, without the clients: the fake model's three protocols, the evidence reader, and
 the skip when npm cannot provide the clients."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e import clients as cl
-from tests.e2e.evidence import deliveries
+from tests.e2e.evidence import deliveries, gemini_repeats
 from tests.e2e.fake_api import Call, FakeModel, Script
 
 
@@ -116,6 +116,75 @@ def test_routes_of_codex_bodies() -> None:
     assert [str(d) for d in deliveries(body, "MK-A")] == ["client(AGENTS.md instructions)"]
     assert [str(d) for d in deliveries(body, "MK-B")] == ["hook(developer message)"]
     assert [str(d) for d in deliveries(body, "MK-C")] == ["tool-output(tool result)"]
+
+
+GEMINI_TOOLS = [{"functionDeclarations": [{"name": "read_file"}]}]
+STREAM = "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse"
+
+
+def gemini_parts(sse: str) -> list[dict[str, object]]:
+    (line,) = [line for line in sse.splitlines() if line.startswith("data: ")]
+    parts: list[dict[str, object]] = json.loads(line[6:])["candidates"][0]["content"]["parts"]
+    return parts
+
+
+def test_gemini_stream_steps_by_the_call_ids_it_hands_out() -> None:
+    """Gemini: the step is read from the functionCall ids in `contents` (the client echoes them), so a
+    resumed conversation answered by another script starts that script at its first step."""
+    main = Script([[Call("read_file", {"file_path": "a"}), Call("read_file", {"file_path": "b"})]])
+    again = Script([[Call("read_file", {"file_path": "c"})]], name="again")
+    with FakeModel([main]) as model:
+        first = gemini_parts(post(f"{model.base_url}{STREAM}", {"tools": GEMINI_TOOLS, "contents": []}))
+        assert [p["functionCall"] for p in first] == [
+            {"id": "call_main_s0_0", "name": "read_file", "args": {"file_path": "a"}},
+            {"id": "call_main_s0_1", "name": "read_file", "args": {"file_path": "b"}},
+        ]
+        history = [{"role": "model", "parts": first}]
+        done = gemini_parts(post(f"{model.base_url}{STREAM}", {"tools": GEMINI_TOOLS, "contents": history}))
+        assert done == [{"text": "Done."}]
+        counted = json.loads(post(f"{model.base_url}/v1beta/models/m:countTokens", {"contents": []}))
+        assert counted == {"totalTokens": 100}
+    with FakeModel([again]) as model:
+        resumed = post(f"{model.base_url}{STREAM}", {"tools": GEMINI_TOOLS, "contents": history})
+    assert gemini_parts(resumed)[0]["functionCall"] == {
+        "id": "call_again_s0_0", "name": "read_file", "args": {"file_path": "c"},
+    }  # fmt: skip
+
+
+def test_the_fake_refuses_what_is_sent_through_it_as_a_proxy() -> None:
+    with FakeModel([Script([])]) as model:
+        request = urllib.request.Request("http://example.invalid/x", b"{}", method="POST")
+        proxy = urllib.request.ProxyHandler({"http": model.base_url})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.build_opener(proxy).open(request, timeout=10)
+    assert refused.value.code == 502
+    assert model.refused == ["POST http://example.invalid/x"] and model.requests == []
+
+
+def test_routes_of_gemini_bodies() -> None:
+    loaded = "--- Context from: /r/GEMINI.md ---\nMK-A\n--- End of Context from: /r/GEMINI.md ---"
+    start = f"<session_context>\n<loaded_context>\n{loaded}\n</loaded_context>\n</session_context>"
+    jit = "--- Context from: /r/x/GEMINI.md ---\nMK-D\n--- End of Context from: /r/x/GEMINI.md ---"
+    output = f"MK-C\n\n--- Newly Discovered Project Context ---\n{jit}\n\n<hook_context>MK-E</hook_context>"
+    response = {"functionResponse": {"id": "c1", "name": "read_file", "response": {"output": output}}}
+    body = {
+        "systemInstruction": {"parts": [{"text": "base MK-F"}]},
+        "contents": [
+            {
+                "role": "user",
+                "parts": [{"text": start}, {"text": "<hook_context>MK-B</hook_context>\n\nGo."}],
+            },
+            {"role": "model", "parts": [{"functionCall": {"id": "c1", "name": "read_file", "args": {}}}]},
+            {"role": "user", "parts": [response, response]},  # a resumed conversation repeats the part
+        ],
+    }
+    assert [str(d) for d in deliveries(body, "MK-A")] == ["client(context at start)"]
+    assert [str(d) for d in deliveries(body, "MK-B")] == ["hook(user turn)"]
+    assert [str(d) for d in deliveries(body, "MK-C")] == ["tool-output(read_file result)"]
+    assert [str(d) for d in deliveries(body, "MK-D")] == ["client(context after read_file)"]
+    assert [str(d) for d in deliveries(body, "MK-E")] == ["hook(AfterTool:read_file)"]
+    assert [str(d) for d in deliveries(body, "MK-F")] == ["client(system prompt)"]
+    assert gemini_repeats(body) == 1
 
 
 def test_without_npm_the_clients_are_refused_with_a_reason(tmp_path: Path, monkeypatch) -> None:
