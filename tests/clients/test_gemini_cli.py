@@ -196,3 +196,22 @@ def test_hook_context_in_the_prompt_is_not_read_as_mentions(tmp_path: Path) -> N
     ours = "<hook_context>Contents of AGENTS.md: see @sub/a.py</hook_context>\n\nPlease go on."
     assert answer(tmp_path, event(root, "BeforeAgent", prompt=ours)) == ""
     assert "sub agents rules" in answer(tmp_path, event(root, "BeforeAgent", prompt="look at @sub/a.py"))
+
+
+def test_the_first_resume_sends_the_start_files_again_and_a_later_one_does_not(tmp_path: Path) -> None:
+    """Gemini CLI 0.61 rebuilds a resumed conversation without the first run's opening prompt, which held
+    jitctx's SessionStart answer: the first resume gets those files again (not what tool calls brought,
+    which survives), a later resume nothing."""
+    root = project(tmp_path)
+    first = answer(tmp_path, event(root, "SessionStart", source="startup"))
+    assert "root agents rules" in first
+    read = event(root, "AfterTool", tool_name="read_file", tool_input={"file_path": "sub/a.py"},
+                 tool_response=shown(root, "sub/GEMINI.md"))  # fmt: skip
+    assert "sub agents rules" in answer(tmp_path, read)
+    again = answer(tmp_path, event(root, "SessionStart", source="resume"))
+    assert (
+        "root agents rules" in again and "sub agents rules" not in again and "root gemini rules" not in again
+    )
+    assert answer(tmp_path, event(root, "SessionStart", source="resume")) == ""
+    assert "root agents rules" in answer(tmp_path, event(root, "SessionStart", source="startup"))  # afresh
+    assert "root agents rules" in answer(tmp_path, event(root, "SessionStart", source="resume"))

@@ -72,6 +72,9 @@ class Client:
     # Install: the settings scopes, lowest priority first; the transports `install --transport` takes.
     scopes: tuple[str, ...] = ("project", "user")
     transports: tuple[str, ...] = ("command",)
+    # Does the client rebuild a resumed conversation without its opening prompt, losing what jitctx sent at
+    # the session's start (Gemini CLI 0.61)? Then the first resume sends those files again.
+    resume_drops_start: bool = False
     # The client's own modules an event imports, loaded by the warm daemon before it serves.
     preload: tuple[str, ...] = ()
     # Said after `install` (the trust step the client needs before it runs a hook), or "".

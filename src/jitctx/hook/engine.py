@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -21,10 +22,11 @@ from jitctx.clients.event import HOST_LOAD, PROMPT, START, SUBAGENT, TOOLS, Hook
 from jitctx.hook.context import CONTEXT_LIMIT, dropped_notes, mentions
 from jitctx.hook.log import log_problem
 from jitctx.hook.touches import Touched
-from jitctx.model import Load, LoadReason
+from jitctx.model import InstructionFile, Load, LoadReason
 
 if TYPE_CHECKING:  # imported where used: the hook path loads only what an event needs
     from jitctx.clients.base import Client, Follower
+    from jitctx.discovery.session import Session
     from jitctx.hook.event_context import EventContext
     from jitctx.telemetry.store import EventStore
 
@@ -121,6 +123,7 @@ class Engine:
         context = self._context(event, fresh=fresh)
         if fresh:
             context.store.delete(context.key)
+            context.forget_start_resent()
         with context.open() as opened:
             session = opened.session
             if opened.new:
@@ -130,9 +133,31 @@ class Engine:
                 # files, so everything else the session held goes out again.
                 loads = session.after_compaction(host_reloads=context.host_files.at_startup)
                 context.log_startup(session, loads, signals=("compact",))
+            elif source == "resume" and self.client.resume_drops_start and not context.start_resent():
+                loads = self._start_again(session, context)
+                context.log_startup(session, loads, signals=("resume",))
+                answer = self._hand_over(self.client.render(event.name, context.fit(loads)))
+                context.note_start_resent()
+                return answer
             else:
                 loads = []  # a resumed conversation still holds what we sent before
             return self._hand_over(self.client.render(event.name, context.fit(loads)))
+
+    @staticmethod
+    def _start_again(session: Session, context: EventContext) -> list[Load]:
+        """What jitctx sent at the session's start (and the files those imported), as start loads: a
+        client that rebuilds a resumed conversation without its opening prompt lost just those."""
+        state = session.channels.get("main")
+
+        def kept(file: InstructionFile) -> bool:
+            entry = state.loaded.get(file.path) if state is not None else None
+            sent_at_start = entry is not None and entry.reason == LoadReason.SESSION_START.value
+            return context.host_files.at_startup(file) or not sent_at_start
+
+        return [
+            replace(load, reason=LoadReason.SESSION_START)
+            for load in session.after_compaction(host_reloads=kept)
+        ]
 
     def _subagent_start(self, event: HookEvent) -> Answer:
         """A sub-agent starts with a fresh context: the client gives it its own startup files, jitctx the

@@ -84,6 +84,29 @@ class EventContext:
                 self._keep_what_the_fork_holds(opened.session)
             yield opened
 
+    def _resent_marker(self) -> str:
+        return str(self.store.path_for(self.key)) + ".resent"
+
+    def start_resent(self) -> bool:
+        """Were the session's start files sent again after a resume already (`note_start_resent`)?"""
+        return os.path.lexists(self._resent_marker())
+
+    def note_start_resent(self) -> None:
+        """Remember that the start files went out again; a marker that cannot be written only means
+        they go out again on a later resume (a possible duplicate)."""
+        from jitctx.discovery.quick import open_state_file
+
+        try:
+            os.close(open_state_file(self._resent_marker(), os.O_WRONLY | os.O_CREAT))
+        except OSError:
+            pass
+
+    def forget_start_resent(self) -> None:
+        try:
+            os.unlink(self._resent_marker())
+        except OSError:
+            pass
+
     def _keep_what_the_fork_holds(self, session: Session) -> None:
         """A fork starts from its parent's state as it is now; the parent may have been sent files after
         the point the conversation was copied from. Only files the fork's transcript shows arriving are

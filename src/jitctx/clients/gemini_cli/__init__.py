@@ -65,6 +65,9 @@ class GeminiCli(Client):
     events = frozenset(KINDS)
     profile_module = "jitctx.clients.gemini_cli.profile"
     fast_lane = True
+    # Seen with 0.61.0: `gemini -r` rebuilds the history without the first run's opening prompt, which
+    # held the SessionStart context; the prompts after it survive later resumes.
+    resume_drops_start = True
     scopes = ("project", "user")
     install_note = TRUST_NOTE
 
