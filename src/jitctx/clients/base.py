@@ -140,6 +140,11 @@ class Client:
         when they are not one."""
         raise ValueError(f"{self.name} has no mcp transport")
 
+    def delivered(self, transcript: object) -> Any:
+        """What the client's transcript shows already reached the model (an object with
+        `holds(path, display, text) -> bool`), or None when it shows nothing."""
+        return None
+
     def after_tool_calls(self, context: Any, calls: Sequence[Mapping[str, Any]]) -> None:
         """Telemetry beyond discovery for a tool event (Claude Code's skill uses); never changes the
         answer, and raising here is only logged."""

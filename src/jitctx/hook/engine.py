@@ -197,10 +197,20 @@ class Engine:
                 if os.path.realpath(load.file.path) in touched.written
                 or not _held(context, load, touched.followed[path], touched.shown.get(path), parents)
             ]
+            if sent:
+                sent = self._not_delivered_yet(event, sent)
             context.log_discovery(session, step, sent, channel)
             loads.extend(sent)
             text = context.fit(loads, dropped_notes(step.dropped))
             return self._hand_over(self.client.render(event.name, text))
+
+    def _not_delivered_yet(self, event: HookEvent, sent: list[Load]) -> list[Load]:
+        """`sent` without what the client's transcript shows already reached the model (the client's own
+        loads it reported nowhere else; jitctx's answers whose session state was never saved)."""
+        seen = self.client.delivered(event.transcript)
+        if seen is None:
+            return sent
+        return [load for load in sent if not seen.holds(load.file.path, load.file.display, load.file.text)]
 
     def _record_host_load(self, payload: Mapping[str, Any]) -> None:
         """The client's own load, into the same event log (a sub-agent's when `agent_id` is set)."""

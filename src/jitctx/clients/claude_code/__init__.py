@@ -129,6 +129,11 @@ class ClaudeCode(Client):
 
         return forked_from(transcript, session_id)
 
+    def delivered(self, transcript: object) -> Any:
+        from jitctx.clients.claude_code.evidence import delivered
+
+        return delivered(transcript)
+
     def transcript_text(self, transcript: object) -> bytes | None:
         from jitctx.clients.claude_code.transcript import transcript_text
 

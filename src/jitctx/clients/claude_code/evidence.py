@@ -1,0 +1,127 @@
+"""What a Claude Code transcript shows reached the model: the instruction files the client loaded itself,
+and the blocks jitctx's hooks sent. Read before jitctx sends a file, so that a file already there is not
+sent a second time: one the client loaded without an InstructionsLoaded event (2.1.332 fires none for
+some rule loads and for AGENTS.md), or one jitctx sent in an answer whose session state was never saved
+(a hook process or a warm daemon killed between the answer and the save).
+
+Seen with 2.1.197 and 2.1.332, as `{"type": "attachment", "attachment": {...}}` records:
+
+* `nested_memory`: a nested CLAUDE.md, an import or a `.claude/rules` file the client loaded after a tool
+  call (`path`, `content.content` its text, `content.rawContent` with frontmatter);
+* `instructions` (2.1.332): the files it loaded at start (`files[].path`, `files[].content`);
+* `hook_additional_context`: a hook's context (`content[]` the texts, `hookName`); the agents-md plugin's
+  loads are framed `Contents of /abs/path:` there (hookName `tool.call`), jitctx's `Contents of DISPLAY (`.
+
+The transcript is appended to and flushed every 100 ms, so what the current call brought is never in it
+yet: this evidence is about earlier calls. Only the tail after the last compaction counts (a compacted
+conversation no longer holds what came before), and only a regular file is read, at most TAIL_BYTES of
+it, whole lines only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+
+TAIL_BYTES = 2 * 1024 * 1024
+_PLUGIN_FRAME = re.compile(r"^Contents of (/[^\n]+?):\n\n", re.MULTILINE)
+
+
+@dataclass
+class Delivered:
+    """What reached the model since the last compaction: the client's own loads (real path -> texts) and
+    the texts of every hook context."""
+
+    client: dict[str, set[str]] = field(default_factory=dict)
+    hook_texts: list[str] = field(default_factory=list)
+
+    def holds(self, path: str, display: str, text: str) -> bool:
+        """Is this version of the file (`text`) in the conversation already, from the client or a hook?"""
+        body = text.strip()
+        shown = self.client.get(os.path.realpath(path))
+        if shown is not None and (not shown or any(body in seen for seen in shown)):
+            return True
+        header = f"Contents of {display} ("
+        return any(header in context and f":\n\n{body}" in context for context in self.hook_texts)
+
+
+def _tail(path: object) -> bytes | None:
+    if not isinstance(path, str) or not os.path.isabs(path) or "\0" in path:
+        return None
+    from jitctx.regular_file import open_regular
+
+    try:
+        fd = open_regular(path)
+    except (OSError, ValueError):
+        return None
+    try:
+        size = os.fstat(fd).st_size
+        start = max(0, size - TAIL_BYTES)
+        os.lseek(fd, start, os.SEEK_SET)
+        data = os.read(fd, TAIL_BYTES)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if start > 0:
+        data = data[data.find(b"\n") + 1 :]  # the first line is cut: not a record
+    return data[: data.rfind(b"\n") + 1]  # the last may be half written
+
+
+def _texts(content: object) -> set[str]:
+    found = set()
+    if isinstance(content, dict):
+        for key in ("content", "rawContent"):
+            if isinstance(content.get(key), str):
+                found.add(content[key].strip())
+    elif isinstance(content, str):
+        found.add(content.strip())
+    return found
+
+
+def _record(line: bytes, seen: Delivered) -> None:
+    try:
+        record = json.loads(line)
+    except ValueError:
+        return
+    if not isinstance(record, dict) or record.get("isSidechain") is True:
+        return
+    attachment = record.get("attachment")
+    if record.get("type") != "attachment" or not isinstance(attachment, dict):
+        return
+    kind = attachment.get("type")
+    if kind == "nested_memory" and isinstance(attachment.get("path"), str):
+        texts = _texts(attachment.get("content"))
+        seen.client.setdefault(os.path.realpath(attachment["path"]), set()).update(texts)
+    elif kind == "instructions" and isinstance(attachment.get("files"), list):
+        for entry in attachment["files"]:
+            if isinstance(entry, dict) and isinstance(entry.get("path"), str):
+                texts = _texts(entry.get("content"))
+                seen.client.setdefault(os.path.realpath(entry["path"]), set()).update(texts)
+    elif kind == "hook_additional_context" and isinstance(attachment.get("content"), list):
+        for text in attachment["content"]:
+            if not isinstance(text, str):
+                continue
+            seen.hook_texts.append(text)
+            for frame in _PLUGIN_FRAME.finditer(text):  # the client's own AGENTS.md, through its plugin
+                rest = text[frame.end() :]
+                seen.client.setdefault(os.path.realpath(frame.group(1)), set()).add(rest.strip())
+
+
+def delivered(transcript: object) -> Delivered | None:
+    """The transcript's evidence since its last compaction; None when there is no transcript to read."""
+    data = _tail(transcript)
+    if data is None:
+        return None
+    lines = data.split(b"\n")
+    for index in range(len(lines) - 1, -1, -1):
+        if b'"compact_boundary"' in lines[index]:
+            lines = lines[index + 1 :]
+            break
+    seen = Delivered()
+    for line in lines:
+        if line.strip():
+            _record(line, seen)
+    return seen

@@ -1,0 +1,117 @@
+"""Evidence over prediction: what a Claude Code transcript shows reached the model is not sent again.
+
+The records are shaped as Claude Code 2.1.197 and 2.1.332 write them (`attachment` records of type
+`nested_memory`, `instructions` and `hook_additional_context`)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+from jitctx.clients import all_clients
+from jitctx.clients.claude_code.evidence import delivered
+from jitctx.hook.pipeline import respond
+
+CLAUDE = all_clients.get("claude-code")
+
+
+def attachment(kind: str, version: str = "2.1.197", **fields: Any) -> str:
+    record = {"type": "attachment", "version": version, "sessionId": "e1", "isSidechain": False,
+              "attachment": {"type": kind, **fields}}  # fmt: skip
+    return json.dumps(record) + "\n"
+
+
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    for rel, text in {"CLAUDE.md": "root\n", "src/ui/CLAUDE.md": "ui rules\n", "src/ui/Footer.tsx": "x\n",
+                      "src/api/AGENTS.md": "api rules\n", "src/api/users.ts": "y\n"}.items():  # fmt: skip
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    (root / ".git").mkdir()
+    return root
+
+
+def hook(tmp_path: Path, root: Path, transcript: Path, **fields: Any) -> str:
+    payload = {"session_id": "e1", "transcript_path": str(transcript), "cwd": str(root), **fields}
+    answer = respond(CLAUDE, json.dumps(payload), state_dir=str(tmp_path / "state"), use_git=False)
+    return str(answer["hookSpecificOutput"]["additionalContext"]) if answer else ""
+
+
+def shell(root: Path, command: str) -> dict[str, Any]:
+    return {"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_input": {"command": command}}
+
+
+def test_the_records_read(tmp_path: Path) -> None:
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text(
+        '{"type":"user","version":"2.1.332"}\n'
+        + attachment("nested_memory", path="/p/src/ui/CLAUDE.md", content={"content": "ui rules\n"})
+        + attachment("instructions", files=[{"path": "/p/CLAUDE.md", "type": "Project", "content": "root"}])
+        + attachment(
+            "hook_additional_context", content=["Contents of /p/AGENTS.md:\n\nagents\n"], hookName="tool.call"
+        )
+        + attachment("hook_additional_context", content=["Contents of src/x.md (applies here):\n\nx body"])
+        + '{"type": "attachment", "half written'
+    )
+    seen = delivered(str(transcript))
+    assert seen is not None
+    assert seen.holds("/p/src/ui/CLAUDE.md", "src/ui/CLAUDE.md", "ui rules")
+    assert not seen.holds("/p/src/ui/CLAUDE.md", "src/ui/CLAUDE.md", "ui rules, version 2")  # a new version
+    assert seen.holds("/p/CLAUDE.md", "CLAUDE.md", "root") and seen.holds(
+        "/p/AGENTS.md", "AGENTS.md", "agents"
+    )
+    assert seen.holds("/p/src/x.md", "src/x.md", "x body") and not seen.holds(
+        "/p/src/y.md", "src/y.md", "x body"
+    )
+    assert delivered(str(tmp_path / "missing.jsonl")) is None and delivered("relative.jsonl") is None
+
+
+def test_nothing_before_the_last_compaction_counts(tmp_path: Path) -> None:
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text(
+        attachment("nested_memory", path="/p/a/CLAUDE.md", content={"content": "a"})
+        + '{"type":"system","subtype":"compact_boundary"}\n'
+        + attachment("nested_memory", path="/p/b/CLAUDE.md", content={"content": "b"})
+    )
+    seen = delivered(str(transcript))
+    assert seen is not None and not seen.holds("/p/a/CLAUDE.md", "a/CLAUDE.md", "a")
+    assert seen.holds("/p/b/CLAUDE.md", "b/CLAUDE.md", "b")
+
+
+def test_an_answer_whose_state_was_never_saved_is_not_sent_twice(tmp_path: Path) -> None:
+    """A hook (or the warm daemon) killed after it answered and before it saved the session: the next
+    event finds the file in jitctx's own block in the transcript, and does not send it again."""
+    root = project(tmp_path)
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text('{"type":"user","version":"2.1.197"}\n')
+    hook(tmp_path, root, transcript, hook_event_name="SessionStart", source="startup")
+    saved = tmp_path / "saved"
+    shutil.copytree(tmp_path / "state", saved)
+    text = hook(tmp_path, root, transcript, **shell(root, f"cat {root / 'src/api/users.ts'}"))
+    assert "api rules" in text
+    shutil.rmtree(tmp_path / "state")
+    shutil.copytree(saved, tmp_path / "state")  # as if the state had not been saved after that answer
+    with transcript.open("a") as log:
+        log.write(attachment("hook_additional_context", content=[text], hookName="PostToolUse:Bash"))
+    assert "api rules" not in hook(
+        tmp_path, root, transcript, **shell(root, f"cat {root / 'src/api/users.ts'}")
+    )
+
+
+def test_a_load_the_client_made_without_telling_is_not_sent_again(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text(
+        '{"type":"user","version":"2.1.197"}\n'
+        + attachment("nested_memory", path=str(root / "src/ui/CLAUDE.md"), content={"content": "ui rules\n"})
+    )
+    hook(tmp_path, root, transcript, hook_event_name="SessionStart", source="startup")
+    # 2.1.197 follows no shell read: the prediction says send it, the transcript says it is there.
+    assert "ui rules" not in hook(
+        tmp_path, root, transcript, **shell(root, f"cat {root / 'src/ui/Footer.tsx'}")
+    )
+    (root / "src/ui/CLAUDE.md").write_text("ui rules, version 2\n")
+    updated = hook(tmp_path, root, transcript, **shell(root, f"cat {root / 'src/ui/Footer.tsx'}"))
+    assert "version 2" in updated  # a new version is not in the transcript: it goes out
