@@ -115,3 +115,20 @@ def test_a_load_the_client_made_without_telling_is_not_sent_again(tmp_path: Path
     (root / "src/ui/CLAUDE.md").write_text("ui rules, version 2\n")
     updated = hook(tmp_path, root, transcript, **shell(root, f"cat {root / 'src/ui/Footer.tsx'}"))
     assert "version 2" in updated  # a new version is not in the transcript: it goes out
+
+
+def test_a_sub_agent_gets_what_the_main_thread_was_shown(tmp_path: Path) -> None:
+    """The transcript is the main thread's: a block there reached the main model, not a sub-agent's."""
+    root = project(tmp_path)
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text(
+        '{"type":"user","version":"2.1.197"}\n'
+        + attachment("hook_additional_context", content=["Contents of src/api/AGENTS.md (x):\n\napi rules"])
+    )
+    hook(tmp_path, root, transcript, hook_event_name="SessionStart", source="startup")
+    hook(tmp_path, root, transcript, hook_event_name="SubagentStart", agent_id="sub-1", agent_type="x")
+    event = {**shell(root, f"cat {root / 'src/api/users.ts'}"), "agent_id": "sub-1"}
+    assert "api rules" in hook(tmp_path, root, transcript, **event)
+    assert "api rules" not in hook(
+        tmp_path, root, transcript, **shell(root, f"cat {root / 'src/api/users.ts'}")
+    )

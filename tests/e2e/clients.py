@@ -61,11 +61,17 @@ def _version(binary: Path) -> str | None:
     return done.stdout.strip() if done.returncode == 0 and done.stdout.strip() else None
 
 
+# Another npm prefix to take Claude Code from (CI runs the Claude Code tests once more on the oldest
+# release jitctx supports, installed there).
+CLAUDE_PREFIX_VARIABLE = "JITCTX_E2E_CLAUDE_PREFIX"
+
+
 def _claude_binary() -> tuple[Path, str] | None:
     """`.bin/claude` (the native binary its postinstall puts there), else the platform package's binary
     (when npm did not run the postinstall script)."""
-    candidates = [NPM_DIR / "node_modules" / ".bin" / "claude"]
-    candidates += sorted((NPM_DIR / "node_modules" / "@anthropic-ai").glob("claude-code-*/claude"))
+    prefix = Path(os.environ.get(CLAUDE_PREFIX_VARIABLE) or NPM_DIR).absolute()
+    candidates = [prefix / "node_modules" / ".bin" / "claude"]
+    candidates += sorted((prefix / "node_modules" / "@anthropic-ai").glob("claude-code-*/claude"))
     for candidate in candidates:
         version = _version(candidate)
         if version:

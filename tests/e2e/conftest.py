@@ -3,6 +3,7 @@ why) and a fresh fixture repository with jitctx's hooks for each client."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,8 @@ _skip_reason: list[str] = []
 def clients() -> cl.Clients:
     found = cl.install_clients()
     if isinstance(found, str):
+        if os.environ.get(cl.CLAUDE_PREFIX_VARIABLE):  # asked for a given release: not having it fails
+            pytest.fail(f"e2e: ${cl.CLAUDE_PREFIX_VARIABLE} is set, but {found}")
         _skip_reason.append(found)
         pytest.skip(f"e2e: {found}")
     return found

@@ -197,7 +197,7 @@ class Engine:
                 if os.path.realpath(load.file.path) in touched.written
                 or not _held(context, load, touched.followed[path], touched.shown.get(path), parents)
             ]
-            if sent:
+            if sent and channel == "main":  # a sub-agent's context holds nothing of the main thread's
                 sent = self._not_delivered_yet(event, sent)
             context.log_discovery(session, step, sent, channel)
             loads.extend(sent)
