@@ -24,3 +24,19 @@ def open_regular(path: str | os.PathLike[str]) -> int:
         os.close(fd)
         raise
     return fd
+
+
+def read_regular(path: str | os.PathLike[str], max_bytes: int) -> bytes | None:
+    """The bytes of a regular file of at most `max_bytes`; None when it is missing, unreadable, no
+    regular file or larger (a settings file like that is read as absent, as its client reads it)."""
+    try:
+        fd = open_regular(path)
+    except (OSError, ValueError):
+        return None
+    try:
+        data = os.read(fd, max_bytes + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return data if len(data) <= max_bytes else None

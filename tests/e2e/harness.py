@@ -178,10 +178,15 @@ class ClaudeHarness(Harness):
         return self._finish(run, model)
 
     def session_id(self, run: cl.Run) -> str | None:
-        try:
-            return str(json.loads(run.stdout)["session_id"])
-        except (ValueError, KeyError, TypeError):
-            return None
+        return json_session_id(run)
+
+
+def json_session_id(run: cl.Run) -> str | None:
+    """The `session_id` of a client's `--output-format json` result (Claude Code, Gemini CLI)."""
+    try:
+        return str(json.loads(run.stdout)["session_id"])
+    except (ValueError, KeyError, TypeError):
+        return None
 
 
 class CodexHarness(Harness):
@@ -228,7 +233,4 @@ class GeminiHarness(Harness):
         return self._finish(run, model)
 
     def session_id(self, run: cl.Run) -> str | None:
-        try:
-            return str(json.loads(run.stdout)["session_id"])
-        except (ValueError, KeyError, TypeError):
-            return None
+        return json_session_id(run)

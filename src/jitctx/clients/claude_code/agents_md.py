@@ -36,20 +36,11 @@ MAX_BYTES = 1 << 20
 
 
 def _settings(path: str) -> dict[str, Any]:
-    from jitctx.regular_file import open_regular
+    from jitctx.regular_file import read_regular
 
+    data = read_regular(path, MAX_BYTES)
     try:
-        fd = open_regular(path)
-    except (OSError, ValueError):
-        return {}
-    try:
-        data = os.read(fd, MAX_BYTES + 1)
-    except OSError:
-        return {}
-    finally:
-        os.close(fd)
-    try:
-        value = json.loads(data) if len(data) <= MAX_BYTES else None
+        value = json.loads(data) if data is not None else None
     except (ValueError, RecursionError):
         return {}
     return value if isinstance(value, dict) else {}

@@ -88,18 +88,11 @@ def release_of_program(path: str) -> Release | None:
 
 
 def _package_release(path: str) -> Release | None:
-    from jitctx.regular_file import open_regular
+    from jitctx.regular_file import read_regular
 
-    try:
-        fd = open_regular(path)
-    except (OSError, ValueError):
+    data = read_regular(path, 1 << 16)
+    if data is None:
         return None
-    try:
-        data = os.read(fd, 1 << 16)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
     try:
         package = json.loads(data)
     except ValueError:

@@ -28,20 +28,11 @@ def read_config(path: str | None) -> dict[str, Any]:
         return {}
     import tomllib
 
-    from jitctx.regular_file import open_regular
+    from jitctx.regular_file import read_regular
 
+    data = read_regular(path, MAX_BYTES)
     try:
-        fd = open_regular(path)
-    except (OSError, ValueError):
-        return {}
-    try:
-        data = os.read(fd, MAX_BYTES + 1)
-    except OSError:
-        return {}
-    finally:
-        os.close(fd)
-    try:
-        return tomllib.loads(data.decode("utf-8")) if len(data) <= MAX_BYTES else {}
+        return tomllib.loads(data.decode("utf-8")) if data is not None else {}
     except (UnicodeDecodeError, tomllib.TOMLDecodeError):
         return {}
 

@@ -24,19 +24,10 @@ _JSONC = re.compile(r'("(?:\\.|[^"\\])*")|//[^\n]*|/\*.*?\*/', re.DOTALL)
 def read_jsonc(path: str) -> dict[str, Any] | None:
     """A settings-like file as a dict; None when it is missing, not a regular file, too large or no
     JSON object (the caller falls back to the defaults, as the client does for an unreadable file)."""
-    from jitctx.regular_file import open_regular
+    from jitctx.regular_file import read_regular
 
-    try:
-        fd = open_regular(path)
-    except (OSError, ValueError):
-        return None
-    try:
-        data = os.read(fd, MAX_BYTES + 1)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    if len(data) > MAX_BYTES:
+    data = read_regular(path, MAX_BYTES)
+    if data is None:
         return None
     try:
         text = _JSONC.sub(lambda m: m.group(1) or "", data.decode("utf-8-sig"))
