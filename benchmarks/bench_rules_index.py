@@ -11,11 +11,13 @@ can file (`*/z12/**`), matched through combined regexes. Six rules apply everywh
 * new: `RuleTable.matching`, the index (strategy lookups, then a regex per candidate).
 
 Both answer the same touches of the same session, alternating in blocks, after the touched files' chains
-were scanned (the warm case: nothing new loads). Startup with 1,000 rules is timed in-process, with a
-fresh session each run (every rule read, its frontmatter parsed and its scope translated), old (PyYAML's
-pure loader, each glob translated by wcmatch) against new (JSON-shaped frontmatter read by json, other
-frontmatter by libyaml, a translation per glob shape), and with the scope cache a hook process gets from
-the saved session.
+were scanned (the warm case: nothing new loads). How the session notices an edited rule (a stat of every
+rule per touch, or inotify) is timed by bench_warm_discovery.py.
+
+Startup with 1,000 rules is timed in-process, with a fresh session each run (every rule read, its
+frontmatter parsed and its scope translated), old (PyYAML's pure loader, each glob translated by wcmatch)
+against new (JSON-shaped frontmatter read by json, other frontmatter by libyaml, a translation per glob
+shape), and with the scope cache a hook process gets from the saved session.
 
 The hook's fast lane (`jitctx.discovery.quick`) answers a warm touch from the quick index: with the index's
 lookups it tests only the rules they name (the others cost a stat each, to notice an edit), against
@@ -106,9 +108,15 @@ def literal_prefixes(scope: Scope) -> tuple[str, ...]:
 
 
 def linear_matching(
-    self: RuleTable, rel: str, loaded: Collection[str], match_other: Callable[[ScopedRule], bool]
+    self: RuleTable,
+    rel: str,
+    loaded: Collection[str],
+    match_other: Callable[[ScopedRule], bool],
+    held: int | None = None,
+    settled: Callable[[ScopedRule], bool] | None = None,
 ) -> tuple[list[ScopedRule], int]:
-    """Before the index: every rule tested, with the literal-prefix prefilter."""
+    """Before the index: every rule tested, with the literal-prefix prefilter (and every held rule that
+    matches refreshed: `held` and `settled` are not used)."""
     matched: list[ScopedRule] = []
     skipped = 0
     for rule in self:

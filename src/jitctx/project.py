@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from jitctx.config import USER_CONFIG, Config, load_config, load_user_config
-from jitctx.discovery.boundary import is_inside, relative_posix
-from jitctx.discovery.reader import ReadOutcome, read_instruction
 from jitctx.errors import UsageError
 from jitctx.model import InstructionFile, Skip, Tier
+from jitctx.paths import is_inside, relative_posix
 from jitctx.profiles import DEFAULT_PROFILE, Profile, RulesDir, get_profile
+from jitctx.reading import ReadOutcome, read_instruction
 from jitctx.walk import TOO_DEEP, walk_tree
 
 
@@ -130,15 +130,15 @@ class Project:
             self._cache[candidate.path] = ((info.st_mtime_ns, info.st_size, info.st_ino), outcome)
         return outcome
 
-    def peek(self, candidate: Candidate) -> InstructionFile | None:
-        """The last parse of a candidate without touching the disk (read it if never read).
+    def forget(self, path: str) -> None:
+        """Drop the last read of `path`: the next read reads it, whatever its version says."""
+        self._cache.pop(path, None)
 
-        Used to test scopes of rules that have not loaded: in one process a scope edited mid-session is
-        seen when the rule is next read (its old scope matched); a new process re-reads every rule whose
-        mtime, size or inode changed (see discovery/rule_table.py).
-        """
+    def parsed(self, candidate: Candidate, version: tuple[int, int, int]) -> InstructionFile | None:
+        """The file as it is at `version` (mtime_ns, size, inode, from a stat just taken): the last read
+        when it was of that version, without touching the disk again; otherwise read now."""
         cached = self._cache.get(candidate.path)
-        outcome = cached[1] if cached is not None else self.read(candidate)
+        outcome = cached[1] if cached is not None and cached[0] == version else self.read(candidate)
         return outcome.file if outcome is not None else None
 
     # -- where files may be -------------------------------------------------------------------------
@@ -167,6 +167,11 @@ class Project:
                 if os.path.isfile(candidate.path):
                     return [candidate]
             return []
+        for group in self.profile.alternatives:
+            # Of each group only the first name that exists here counts; the others are not candidates.
+            present = [c for c in found if os.path.basename(c.path) in group and os.path.isfile(c.path)]
+            first = min(present, key=lambda c: group.index(os.path.basename(c.path)), default=None)
+            found = [c for c in found if os.path.basename(c.path) not in group or c is first]
         return found
 
     def nested_rule_candidates(self, directory: str) -> list[Candidate]:
@@ -179,7 +184,7 @@ class Project:
             if folder.nested:
                 found.extend(
                     Candidate(p, Tier.PROJECT, from_rules_dir=True, base="dir", directory=directory)
-                    for p in _rule_files(directory, folder)
+                    for p in _rule_files(os.path.join(directory, *folder.path.split("/")), folder)
                 )
         return found
 
@@ -195,21 +200,44 @@ class Project:
             for name in self.profile.local_files
         ]
 
-    def rule_candidates(self) -> list[Candidate]:
-        """Files of the rules folders: user rules first (lower priority), then the project's."""
-        if self._rules is None:
+    def rule_folders(self) -> list[tuple[str, RulesDir, Tier]]:
+        """The rules folders (absolute, whether they exist or not), what they hold and its tier: the
+        user's first (lower priority), then the project's."""
+        folders: list[tuple[str, RulesDir, Tier]] = []
+        if self.home is not None:
+            folders.extend(
+                (os.path.join(self.home, *f.path.split("/")), f, Tier.USER)
+                for f in self.profile.user_rules_dirs
+            )
+        folders.extend(
+            (os.path.join(self.root, *f.path.split("/")), f, Tier.PROJECT) for f in self.profile.rules_dirs
+        )
+        return folders
+
+    def rule_file_paths(self) -> list[str]:
+        """The paths `rule_candidates(rescan=True)` would list now, in its order, without building them."""
+        inside = self.root
+        return [
+            path
+            for top, folder, tier in self.rule_folders()
+            for path in _rule_files(top, folder, None if tier is Tier.USER else inside)
+        ]
+
+    def rule_candidates(self, *, rescan: bool = False) -> list[Candidate]:
+        """Files of the rules folders: user rules first (lower priority), then the project's. Listed once,
+        or again with `rescan` (a session's table of scoped rules asks, see `discovery.rules_watch`)."""
+        if self._rules is None or rescan:
             rules: list[Candidate] = []
-            if self.home is not None:
-                for folder in self.profile.user_rules_dirs:
+            for top, folder, tier in self.rule_folders():
+                if tier is Tier.USER:
+                    # The user's own rules are theirs wherever their links lead.
                     rules.extend(
-                        Candidate(p, Tier.USER, from_rules_dir=True, base="cwd")
-                        for p in _rule_files(self.home, folder)
+                        Candidate(p, tier, from_rules_dir=True, base="cwd") for p in _rule_files(top, folder)
                     )
-            for folder in self.profile.rules_dirs:
-                rules.extend(
-                    Candidate(p, Tier.PROJECT, from_rules_dir=True)
-                    for p in _rule_files(self.root, folder, inside=self.root)
-                )
+                else:
+                    rules.extend(
+                        Candidate(p, tier, from_rules_dir=True) for p in _rule_files(top, folder, self.root)
+                    )
             self._rules = rules
         return self._rules
 
@@ -257,24 +285,22 @@ def walk_dirs(root: str, too_deep: list[str] | None = None) -> Iterator[str]:
         yield current
 
 
-def _rule_files(base: str, folder: RulesDir, inside: str | None = None) -> list[str]:
-    """The rule files of one rules folder below `base`; with `inside`, only those whose real path is in
-    it. The walk enters no linked folder, so below the folder's own real path only a linked file can
-    lead elsewhere: one realpath for the folder and one per link, not one per rule (a thousand rules
-    would pay a realpath each at every startup)."""
-    top = os.path.join(base, *folder.path.split("/"))
+def _rule_files(top: str, folder: RulesDir, inside: str | None = None) -> list[str]:
+    """The rule files of one rules folder `top`; with `inside`, only those whose real path is in it. The
+    walk enters no linked folder, so below the folder's own real path only a linked file can lead
+    elsewhere: one realpath for the folder and one per link, not one per rule (a thousand rules would pay
+    a realpath each at every startup)."""
     if not os.path.isdir(top):
         return []
     top_inside = inside is None or is_inside(os.path.realpath(top), inside)
     found: list[str] = []
-    for current, _, filenames in walk_tree(top):
+    links: set[str] = set()
+    for current, _, filenames in walk_tree(top, file_links=links):
         for name in filenames:
             if not name.endswith(folder.suffix):
                 continue
             path = os.path.join(current, name)
-            if inside is None or (
-                is_inside(os.path.realpath(path), inside) if os.path.islink(path) else top_inside
-            ):
+            if inside is None or (is_inside(os.path.realpath(path), inside) if path in links else top_inside):
                 found.append(path)
     return found
 

@@ -19,12 +19,17 @@ TOO_DEEP = f"directories more than {MAX_DEPTH} levels below the root are not sea
 
 
 def walk_tree(
-    top: str, *, skip: Collection[str] = (), too_deep: list[str] | None = None
+    top: str,
+    *,
+    skip: Collection[str] = (),
+    too_deep: list[str] | None = None,
+    file_links: set[str] | None = None,
 ) -> Iterator[tuple[str, list[str], list[str]]]:
     """Like `os.walk(top, followlinks=False)` with sorted names, but iterative and at most MAX_DEPTH
     levels below `top`. Directories named in `skip` are left out. A directory whose subdirectories were
-    not entered for depth is appended to `too_deep`. As with os.walk, the caller may prune the yielded
-    list of directory names; unreadable directories are passed over."""
+    not entered for depth is appended to `too_deep`; the path of each listed file that is a symbolic link,
+    to `file_links` (the listing knows it: no lstat per file). As with os.walk, the caller may prune the
+    yielded list of directory names; unreadable directories are passed over."""
     stack: list[tuple[str, int]] = [(top, 0)]
     while stack:
         current, depth = stack.pop()
@@ -40,7 +45,12 @@ def walk_tree(
                             links.add(entry.name)  # listed, never entered: no loops, nothing outside
                     except OSError:
                         is_dir = False
-                    (dirs if is_dir else files).append(entry.name)
+                    if is_dir:
+                        dirs.append(entry.name)
+                        continue
+                    files.append(entry.name)
+                    if file_links is not None and entry.is_symlink():
+                        file_links.add(entry.path)
         except OSError:
             continue
         dirs = sorted(name for name in dirs if name not in skip)

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from jitctx.discovery import reader
+from jitctx import reading as reader
 from jitctx.discovery.session import Session
 from jitctx.model import Startup
 from jitctx.project import Project

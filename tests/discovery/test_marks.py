@@ -243,9 +243,9 @@ def test_a_directory_that_is_gone_when_scanned_gets_no_mark(proj: Path) -> None:
     session = Session(Project(proj, managed_files=()), use_git=False)
     state = session.channels["main"]
     gone = str(proj / "gone")
-    session._resolve_dir(gone, state, Pass(), None, lambda scope, candidate: None)
+    session.resolve_dir(gone, state, Pass(), None, lambda scope, candidate: None)
     assert state.scanned.get(gone) is None
-    session._resolve_dir(str(proj / "pkg"), state, Pass(), None, lambda scope, candidate: None)
+    session.resolve_dir(str(proj / "pkg"), state, Pass(), None, lambda scope, candidate: None)
     assert state.scanned.get(str(proj / "pkg")) is not None  # the control: a directory that is there
 
 

@@ -90,7 +90,7 @@ def _root(root_arg: str | None) -> str:
         if not os.path.isdir(root):
             raise UsageError(f"--root {root_arg!r} is not an existing directory")
         return root
-    from jitctx.discovery.boundary import find_root
+    from jitctx.paths import find_root
     from jitctx.profiles import ROOT_MARKERS
 
     return find_root(os.getcwd(), ROOT_MARKERS)

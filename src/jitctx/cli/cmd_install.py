@@ -88,7 +88,7 @@ def default_command(agent: str) -> str:
 
 
 def settings_file(agent: str, scope: str, root_arg: str | None) -> Path:
-    from jitctx.discovery.boundary import find_root
+    from jitctx.paths import find_root
     from jitctx.profiles import ROOT_MARKERS
 
     if root_arg is not None:

@@ -9,8 +9,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from jitctx.discovery.boundary import find_root
 from jitctx.errors import UsageError
+from jitctx.paths import find_root
 from jitctx.profiles import DEFAULT_PROFILE, PROFILES, ROOT_MARKERS
 from jitctx.project import Project
 from jitctx.reports.table import plain_table, shown

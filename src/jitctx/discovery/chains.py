@@ -1,5 +1,5 @@
-"""Where a touched path sits in a project: its chain of directories up to the root, and the path each kind
-of scope is matched against.
+"""Where a touched path sits in a project: where it really is (`locate`), its chain of directories up to
+the root, and the path each kind of scope is matched against.
 
 A chain holds real directories only and stops at the project boundary, so nothing outside can enter
 through it; it is resolved once per directory and cached for the life of the session object. Chains are
@@ -9,9 +9,11 @@ capped at MAX_DEPTH levels below the root: a 2,000-deep tree must not cost secon
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Sequence
+from typing import NamedTuple
 
-from jitctx.discovery.boundary import is_inside, relative_posix
+from jitctx.paths import is_inside, nearest_existing, relative_posix
 from jitctx.project import Candidate
 from jitctx.walk import MAX_DEPTH, TOO_DEEP
 
@@ -96,3 +98,50 @@ def under(rel: str, directory: str) -> str | None:
         if rel.startswith(directory + "/") and len(rel) > len(directory) + 1
         else None
     )
+
+
+class Located(NamedTuple):
+    """A touched path inside the project."""
+
+    rel: str  # POSIX, relative to the root; a directory's ends in `/`
+    start_dir: str  # the real directory its walk starts from
+    missing: str  # the part of it that does not exist yet ("" when all of it does)
+
+
+def locate(path: str, cwd: str, chains: Chains) -> Located | None:
+    """`path` (absolute, or relative to `cwd`) in the project of `chains`; None when it is outside.
+    Raises OSError or ValueError for a path the OS refuses (see `why_unusable`)."""
+    root = chains.root
+    absolute = os.path.normpath(os.path.join(cwd, os.path.expanduser(path)))
+    missing = ""
+    try:
+        info = os.lstat(absolute)
+    except OSError:
+        info = None
+    if info is not None and not stat.S_ISLNK(info.st_mode):
+        is_dir = stat.S_ISDIR(info.st_mode)
+        parent = absolute if is_dir else os.path.dirname(absolute)
+        real_parent = chains.real_dir(parent)
+        real = real_parent if is_dir else os.path.join(real_parent, os.path.basename(absolute))
+        start_dir = real_parent
+    else:  # a link, or a path that does not exist yet: the slow, careful way
+        existing, missing = nearest_existing(absolute)
+        real_existing = os.path.realpath(existing)
+        is_dir = os.path.isdir(real_existing) if not missing else path.endswith(("/", os.sep))
+        real = os.path.join(real_existing, *missing.split("/")) if missing else real_existing
+        start_dir = real_existing if (is_dir or missing) else os.path.dirname(real_existing)
+    if not is_inside(real, root) or not is_inside(start_dir, root):
+        return None
+    rel = relative_posix(real, root)
+    if is_dir and rel:
+        rel += "/"
+    return Located(rel, start_dir, missing)
+
+
+def why_unusable(error: Exception) -> str:
+    """A short, printable reason why the OS refused a path (an OS or encoding error)."""
+    if isinstance(error, UnicodeError):
+        return "it holds characters that are not valid in a file name"
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return type(error).__name__

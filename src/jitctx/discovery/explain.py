@@ -10,9 +10,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from jitctx.discovery.boundary import is_inside
 from jitctx.discovery.session import Session
 from jitctx.model import Discovery, InstructionFile, Load, LoadReason, Startup
+from jitctx.paths import is_inside
 from jitctx.project import Project
 
 

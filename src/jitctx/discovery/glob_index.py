@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from jitctx.discovery.glob_keys import keyed_candidates
 from jitctx.model import Scope
@@ -31,6 +31,13 @@ _SPECIAL = frozenset("*?[]{}\\!")
 _GLOBAL_FLAGS = re.compile(r"\(\?[aiLmsux]+\)")
 _CHUNK = 32  # rules per combined regex of the `other` strategy
 _MAX_EXPANSIONS = 64
+
+
+# The options of each scope this process filed: a long-lived session builds its index again after a rule
+# edit, and working out every glob's options again would cost it most of that build.
+_OPTIONS: dict[Scope, Any] = {}
+_MAX_OPTIONS = 50_000
+_UNKNOWN = object()
 
 
 class IndexedScope(NamedTuple):
@@ -55,7 +62,12 @@ class GlobIndex:
         counts: dict[tuple[str, str], int] = {}
         for rule in rules:
             self.patterns[rule.position] = rule.pattern
-            options = scope_options(rule.scope)
+            options = _OPTIONS.get(rule.scope, _UNKNOWN)
+            if options is _UNKNOWN:
+                options = scope_options(rule.scope)
+                if len(_OPTIONS) >= _MAX_OPTIONS:
+                    _OPTIONS.clear()
+                _OPTIONS[rule.scope] = options
             if options is None:
                 others.append(rule)
                 continue

@@ -1,6 +1,6 @@
-"""What a session state read back from disk may name: the files it holds, and the marks of the directories
-it scanned. A state file is data from disk like any other; nothing in it may lead jitctx to read a file
-it would not have loaded, or trust a directory it never scanned.
+"""Taking back a session state saved to disk (`read_state`), and what it may name: the files it holds, and
+the marks of the directories it scanned. A state file is data from disk like any other; nothing in it may
+lead jitctx to read a file it would not have loaded, or trust a directory it never scanned.
 
 Files are checked by name when the state is read (`may_name`), and by their real path just before one is
 first read (`readable_where_loaded`): resolving every held path on every call would make a call's cost
@@ -11,16 +11,63 @@ dropped and sent again.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple
 
-from jitctx.discovery.boundary import is_inside
+from jitctx.discovery.state import READABLE_VERSIONS, ChannelState, channels_from_json
 from jitctx.model import LoadReason, Tier
+from jitctx.paths import is_inside
 from jitctx.project import Project
 
 if TYPE_CHECKING:
     from jitctx.discovery.marks import Watch
+    from jitctx.discovery.rule_table import ScopeCache
+
+# (marks id, directory) -> the stored mark of that directory, as decoded from disk.
+MarkReader = Callable[[str, str], object]
 
 _IN_PROJECT = (Tier.PROJECT.value, Tier.LOCAL.value)
+
+
+class RestoredState(NamedTuple):
+    channels: dict[str, ChannelState]
+    scopes: ScopeCache | None  # None: the state kept none
+
+
+def read_state(project: Project, data: dict[str, object], marks: MarkReader | None) -> RestoredState | str:
+    """The channels and scope cache of a saved state, or why it cannot be taken back (another root or
+    agent, another version, malformed). The files it names are checked by name here (`may_name`); its
+    marks are fetched by `marks` when a touch first asks for their directory, and checked then."""
+    if data.get("version") not in READABLE_VERSIONS:
+        return f"session state version {data.get('version')!r} not understood; starting a new session"
+    if data.get("root") != project.root or data.get("agent") != project.profile.name:
+        return "session state belongs to another project or agent; starting a new session"
+    raw = data.get("channels")
+    if not isinstance(raw, dict):
+        return "session state is malformed; starting a new session"
+    try:
+        channels = channels_from_json(
+            raw, lambda path, tier, reason: may_name(project, path, tier, reason)
+        ) or {"main": ChannelState()}
+    except (KeyError, TypeError, ValueError, OverflowError):
+        return "session state is malformed; starting a new session"
+    for state in channels.values():
+        marks_of = state.scanned
+        for directory, watch in marks_of.loaded().items():  # a version 2 state's inline marks
+            if trusted_mark(project, directory, watch) is None:
+                marks_of.pop(directory)
+        if marks is not None:
+            marks_of.attach(_stored_marks(project, marks, marks_of.marks_id))
+    scopes = data.get("scopes", {})
+    # A copy: the store compares the state with what it read.
+    return RestoredState(channels, dict(scopes) if isinstance(scopes, dict) else None)
+
+
+def _stored_marks(project: Project, marks: MarkReader, marks_id: str) -> Callable[[str], Watch | None]:
+    def read(directory: str) -> Watch | None:
+        return trusted_mark(project, directory, marks(marks_id, directory))
+
+    return read
 
 
 def may_name(project: Project, path: str, tier: str, reason: str) -> bool:

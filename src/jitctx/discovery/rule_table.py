@@ -3,6 +3,7 @@
 A hook runs in a new process per tool call. Parsing every rule's frontmatter there would import the YAML
 and glob libraries each time, so the parse of each rule (its scope as a regex) is kept in `cache`, which
 the session store saves with the session; a rule is parsed again only when its mtime, size or inode change.
+A long-lived session builds its table again when `rules_watch` says the rules folders changed.
 
 Matching a touched path against thousands of rules one by one would cost a regex match each; the table
 files its rules in a `GlobIndex` (built on first use) so that only the few that may match are tested.
@@ -69,21 +70,39 @@ class RuleTable(list[ScopedRule]):
             "always": sorted([*index.unkeyed(), *self._others]),
         }
 
+    @property
+    def paths(self) -> frozenset[str]:
+        """The rule files of the table."""
+        if self._index is None:
+            self._build()
+        return self._paths
+
     def matching(
-        self, rel: str, loaded: Collection[str], match_other: Callable[[ScopedRule], bool]
+        self,
+        rel: str,
+        loaded: Collection[str],
+        match_other: Callable[[ScopedRule], bool],
+        held: int | None = None,
+        settled: Callable[[ScopedRule], bool] | None = None,
     ) -> tuple[list[ScopedRule], int]:
         """The rules whose scope matches root-relative `rel`, in table order, and how many others are
         neither matched nor in `loaded` (the scope skips a discovery counts). Rules scoped relative to
-        something else (the cwd) are asked `match_other`, one by one: they are few."""
+        something else (the cwd) are asked `match_other`, one by one: they are few. `held`, when known,
+        is how many of `paths` are in `loaded`. A rule `settled` says a match would change nothing for
+        (held, and known unchanged) is left out untested: most rules a warm touch matches are such."""
         index = self._index if self._index is not None else self._build()
-        positions = index.matching(rel)
+        found = index.candidates(rel)
+        if settled is not None:
+            found = {position for position in found if not settled(self[position])}
+        positions = sorted(p for p in found if self[p].pattern.match(rel) is not None)
         if self._others:
             positions = sorted([*positions, *(i for i in self._others if match_other(self[i]))])
         matched = [self[i] for i in positions]
         if not loaded:
             held = 0
         elif len(self._paths) == len(self):
-            held = len(self._paths.intersection(loaded))
+            if held is None:
+                held = len(self._paths.intersection(loaded))
         else:  # the same file twice in the table: count each entry, as a loop over the rules would
             held = sum(1 for rule in self if rule.candidate.path in loaded)
         held_matched = sum(1 for rule in matched if rule.candidate.path in loaded)
@@ -96,10 +115,11 @@ _TABLES: dict[tuple[tuple[Candidate, str], ...], RuleTable] = {}
 _MAX_TABLES = 8
 
 
-def build_rule_table(project: Project, cache: ScopeCache) -> RuleTable:
-    """One stat per rule; a rule whose version is in `cache` is not read. `cache` is updated in place."""
+def build_rule_table(project: Project, cache: ScopeCache, *, rescan: bool = False) -> RuleTable:
+    """One stat per rule; a rule whose version is in `cache` is not read. `cache` is updated in place.
+    With `rescan`, the rules folders are listed again first (see `Project.rule_candidates`)."""
     scoped = []
-    for candidate in project.rule_candidates():
+    for candidate in project.rule_candidates(rescan=rescan):
         scope = _scope_of(project, candidate, cache)
         if scope is not None:
             scoped.append((candidate, scope))
@@ -125,7 +145,7 @@ def _scope_of(project: Project, candidate: Candidate, cache: ScopeCache) -> Scop
         if entry[3] is None:
             return None
         return Scope(tuple(entry[3]), str(entry[4]), str(entry[5]), str(entry[6]), bool(entry[7]))
-    file = project.peek(candidate)
+    file = project.parsed(candidate, (info.st_mtime_ns, info.st_size, info.st_ino))
     scope = file.scope if file is not None else None
     if scope is None:
         cache[candidate.path] = [*version, None, "", "", "", False]

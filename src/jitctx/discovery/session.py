@@ -6,46 +6,35 @@ the directory open, so a later path that does match still loads it.
 
 The warm path (a touched directory already scanned) costs one lstat of the touched path, one stat per
 loaded file on its chain (to notice edits and deletions), one or two per chain directory (to notice a file
-created there, see `Project.listing_paths`), and a regex match per scoped rule.
+created there, see `Project.listing_paths`), a check that the rules folders are as the rule table has
+them (`rules_watch`), and a regex match per rule the glob index names whose match would change something.
 
-Which directories a touch walks, and what each scope is matched against, is `chains`; what one candidate
-brings (read, match, load, refresh) is `resolve`; this module decides what to look at, and when.
+Where a touched path is, and what each scope is matched against, is `chains`; what one candidate brings
+(read, match, load, refresh) is `resolve`; what loads at start is `startup`; taking a saved state back is
+`restored`; what goes again after a compaction is `compaction`. This module decides what to look at, and
+when.
 """
 
 from __future__ import annotations
 
 import os
-import stat
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from jitctx.discovery.boundary import is_inside, nearest_existing, relative_posix
-from jitctx.discovery.chains import Chains, chain_down, scope_path
+from jitctx.discovery.chains import Chains, locate, scope_path, why_unusable
+from jitctx.discovery.compaction import drop_gone, native_reloads, to_resend
 from jitctx.discovery.quick import unchanged, watch_list
 from jitctx.discovery.resolve import Matcher, refresh, resolve
-from jitctx.discovery.restored import may_name, readable_where_loaded, trusted_mark
-from jitctx.discovery.rule_table import RuleTable, ScopeCache, build_rule_table
-from jitctx.discovery.signals import collect_signals
-from jitctx.discovery.state import (
-    READABLE_VERSIONS,
-    STATE_VERSION,
-    ChannelState,
-    Pass,
-    channels_from_json,
-    channels_to_json,
-)
+from jitctx.discovery.restored import MarkReader, read_state, readable_where_loaded
+from jitctx.discovery.rule_table import RuleTable, ScopeCache, ScopedRule, build_rule_table
+from jitctx.discovery.rules_watch import RulesWatch
+from jitctx.discovery.startup import load_startup
+from jitctx.discovery.state import STATE_VERSION, ChannelState, Pass, channels_to_json
 from jitctx.model import Discovery, InstructionFile, Load, LoadReason, Scope, Skip, Startup, Tier
 from jitctx.project import Candidate, Project
 from jitctx.scope import scope_matches
 from jitctx.walk import MAX_DEPTH
-
-if TYPE_CHECKING:
-    from jitctx.discovery.marks import Watch
-
-# (marks id, directory) -> the stored mark of that directory, as decoded from disk (see restore).
-MarkReader = Callable[[str, str], object]
 
 # How long a long-lived session trusts a directory's watch list once compared (see `_watched_lately`).
 WATCH_RECHECK_NS = 1_000_000_000
@@ -72,6 +61,7 @@ class Session:
         # Parsed scopes of the rules folders, by file version; saved with the session (see rule_table).
         self.scope_cache: ScopeCache = {}
         self._rules: RuleTable | None = None
+        self.rules_watch = RulesWatch(project)
         self._swept: set[int] = set()  # channel states whose off-chain files were checked in this process
         # (channel state, directory) -> when its watch list was last compared, in this process.
         self._watched: dict[tuple[int, str], int] = {}
@@ -79,9 +69,17 @@ class Session:
         self._unvouched: set[str] = set()
 
     def rule_table(self) -> RuleTable:
-        """The scoped rules, built once per process (a stat each); edits are seen by the next process."""
-        if self._rules is None:
-            self._rules = build_rule_table(self.project, self.scope_cache)
+        """The scoped rules as the rules folders hold them now: built (a stat each) on first use, and again
+        whenever `rules_watch` says a rules folder or a rule file changed since."""
+        if self._rules is None or self.rules_watch.changed():
+            if self._rules is not None:
+                self._swept.clear()  # a held rule may be gone: the next walk drops it
+            for path in self.rules_watch.begin(self.scope_cache):
+                for state in self.channels.values():
+                    if path in state.loaded:
+                        state.loaded[path].mtime_ns = -1  # heard edited: re-read on its next match
+            self._rules = build_rule_table(self.project, self.scope_cache, rescan=True)
+            self.rules_watch.built(self.scope_cache)
         return self._rules
 
     @property
@@ -112,39 +110,14 @@ class Session:
     def after_compaction(
         self, channel: str = "main", host_reloads: Callable[[InstructionFile], bool] | None = None
     ) -> list[Load]:
-        """The blocks to send again after the host compacted its context, as `compact` loads.
-
-        Hosts drop what arrived during the session when they compact. A host that re-reads some files by
-        itself afterwards gets only the rest: `host_reloads(file)` says which (default: the profile's own
-        file names among what loaded at session start). An import shares the fate of the file that
-        imported it, which comes right before it in load order.
-        """
+        """The blocks to send again after the host compacted its context, as `compact` loads (see
+        `compaction`): `host_reloads(file)` says which files the host re-reads by itself (default: the
+        profile's own file names among what loaded at session start)."""
         state = self.channels.get(channel)
         if state is None:
             return []
-        if host_reloads is None:
-            native = set(self.project.profile.native_files)
-
-            def host_reloads(file: InstructionFile) -> bool:
-                entry = state.loaded[file.path]
-                return (
-                    entry.reason == LoadReason.SESSION_START.value and os.path.basename(file.path) in native
-                )
-
-        # A file that is gone is not sent again; after compaction the agent does not hold it either, so it
-        # leaves the session now (no later "left this session" note about it).
-        for path in [path for path in state.loaded if not os.path.exists(path)]:
-            state.drop(path)
-        held = self.blocks(channel)
-        resend: list[Load] = []
-        reloaded = False
-        for file in held:
-            entry = state.loaded[file.path]
-            if entry.reason != LoadReason.INCLUDE.value:
-                reloaded = host_reloads(file)
-            if not reloaded:
-                resend.append(Load(file, LoadReason.COMPACT))
-        return resend
+        drop_gone(state)
+        return to_resend(state, self.blocks(channel), host_reloads or native_reloads(self.project, state))
 
     # -- persistence (hooks run one process per tool call) -------------------------------------------
 
@@ -165,35 +138,16 @@ class Session:
 
         `marks(marks_id, directory)` fetches one stored mark (see `jitctx.discovery.marks`); each is read
         when a touch first asks for its directory, and checked then."""
-        if data.get("version") not in READABLE_VERSIONS:
-            return [f"session state version {data.get('version')!r} not understood; starting a new session"]
-        if data.get("root") != self.project.root or data.get("agent") != self.project.profile.name:
-            return ["session state belongs to another project or agent; starting a new session"]
-        channels = data.get("channels")
-        if not isinstance(channels, dict):
-            return ["session state is malformed; starting a new session"]
-
-        scopes = data.get("scopes", {})
-        try:
-            self.channels = channels_from_json(channels, self._may_name) or {"main": ChannelState()}
-        except (KeyError, TypeError, ValueError, OverflowError):
-            return ["session state is malformed; starting a new session"]
+        found = read_state(self.project, data, marks)
+        if isinstance(found, str):
+            return [found]
+        self.channels = found.channels
         # Where each named file really is, is checked before it is first read (see `_vouch`), not here:
         # resolving every held path on every call would make a call's cost grow with the session.
         self._unvouched = {path for state in self.channels.values() for path in state.loaded}
-        for state in self.channels.values():
-            marks_of = state.scanned
-            for directory, watch in marks_of.loaded().items():  # a version 2 state's inline marks
-                if trusted_mark(self.project, directory, watch) is None:
-                    marks_of.pop(directory)
-            if marks is not None:
-                marks_of.attach(self._stored_marks(marks, marks_of.marks_id))
-        if isinstance(scopes, dict):
-            self.scope_cache = dict(scopes)  # a copy: the store compares the state with what it read
+        if found.scopes is not None:
+            self.scope_cache = found.scopes
         return []
-
-    def _may_name(self, path: str, tier: str, reason: str) -> bool:
-        return may_name(self.project, path, tier, reason)
 
     def _vouch(self, path: str, state: ChannelState) -> bool:
         """Before a file named by a restored state is first read (see `restored.readable_where_loaded`);
@@ -213,12 +167,6 @@ class Session:
         if self._vouch(path, state):
             refresh(self.project, path, state, work, trigger)
 
-    def _stored_marks(self, marks: MarkReader, marks_id: str) -> Callable[[str], Watch | None]:
-        def read(directory: str) -> Watch | None:
-            return trusted_mark(self.project, directory, marks(marks_id, directory))
-
-        return read
-
     def quick_index(self, channel: str = "main", marks_folder: str | None = None) -> dict[str, object]:
         """What `jitctx.discovery.quick` needs to prove, without this engine, that a touch loads nothing
         (`marks_folder`: where the store keeps the channel's marks)."""
@@ -234,63 +182,7 @@ class Session:
         `left_to_host` names loads a host agent makes by itself later, on its first read of their place
         (Claude Code's nested CLAUDE.md files and scoped rules): they are neither returned nor held, so
         that a touch the host does not follow still finds them (as `after_compaction`'s `host_reloads`)."""
-        started = time.perf_counter()
-        project = self.project
-        state = self.channels.setdefault(channel, ChannelState())
-        work = Pass(against="any startup signal")
-        cwd = self.cwd
-        if not is_inside(cwd, project.root):
-            work.warnings.append(
-                f"cwd {cwd} is outside the project root {project.root}; only root files load"
-            )
-            cwd = project.root
-        signals = collect_signals(project.root, cwd, use_git=self.use_git)
-        work.warnings.extend(signals.warnings)
-
-        def match_signals(scope: Scope, candidate: Candidate) -> str | None:
-            for signal in signals.all:
-                target = scope_path(signal, candidate, project.root, self.cwd)
-                if target is not None and scope_matches(scope.regex, target):
-                    return signal
-            return None
-
-        reason = LoadReason.SESSION_START
-        for candidate in project.managed_candidates() + project.user_candidates():
-            resolve(self.project, candidate, state, work, reason, match_signals)
-        chain = self.chains.capped(chain_down(project.root, cwd), work.warnings)
-        for directory in chain:
-            self._resolve_dir(directory, state, work, reason, match_signals)
-        for candidate in project.rule_candidates():
-            resolve(self.project, candidate, state, work, reason, match_signals)
-        for directory in chain:
-            for candidate in project.local_candidates(directory):
-                resolve(self.project, candidate, state, work, reason, match_signals)
-        # Each changed file is an early touch: its directory chain is walked as a discovery would.
-        for changed in signals.changed:
-            real = os.path.realpath(os.path.join(project.root, *changed.split("/")))
-            before = len(work.loads)
-            self._walk_from(os.path.dirname(real), changed, state, work, reason)
-            # Name the change that brought them, also for unconditional files on its chain.
-            work.loads[before:] = [
-                load if load.trigger is not None else replace(load, trigger=changed)
-                for load in work.loads[before:]
-            ]
-        state.started = True
-        if left_to_host is not None:
-            later = {load.file.path for load in work.loads if left_to_host(load)}
-            for path in later:
-                state.forget(path)
-            work.loads[:] = [load for load in work.loads if load.file.path not in later]
-        return Startup(
-            root=project.root,
-            cwd=relative_posix(cwd, project.root) or ".",
-            agent=project.profile.name,
-            signals=signals.all,
-            loaded=tuple(work.loads),
-            skipped=work.final_skips(),
-            warnings=tuple(dict.fromkeys([*project.config.warnings, *work.warnings])),
-            elapsed_ms=(time.perf_counter() - started) * 1000,
-        )
+        return load_startup(self, channel, left_to_host)
 
     # -- discovery ---------------------------------------------------------------------------------
 
@@ -310,8 +202,8 @@ class Session:
             except (OSError, ValueError) as error:
                 # One path the OS refuses (a lone surrogate, a name too long) is noted; the other paths
                 # of the same tool call are still answered.
-                note = f"{path!r} could not be used as a path: {_why(error)}"
-                work.skips.append(Skip(repr(path), f"not a usable path: {_why(error)}"))
+                note = f"{path!r} could not be used as a path: {why_unusable(error)}"
+                work.skips.append(Skip(repr(path), f"not a usable path: {why_unusable(error)}"))
         return Discovery(
             trigger=path,
             hit=bool(work.loads),
@@ -336,33 +228,13 @@ class Session:
         return merge_discoveries(tool_name, steps, channel)
 
     def _discover_path(self, path: str, state: ChannelState, work: Pass) -> str | None:
-        """Resolve `path` and walk it; returns a note for the result, if any."""
-        root = self.project.root
-        absolute = os.path.normpath(os.path.join(self.cwd, os.path.expanduser(path)))
-        missing = ""
-        try:
-            info = os.lstat(absolute)
-        except OSError:
-            info = None
-        if info is not None and not stat.S_ISLNK(info.st_mode):
-            is_dir = stat.S_ISDIR(info.st_mode)
-            parent = absolute if is_dir else os.path.dirname(absolute)
-            real_parent = self.chains.real_dir(parent)
-            real = real_parent if is_dir else os.path.join(real_parent, os.path.basename(absolute))
-            start_dir = real_parent
-        else:  # a link, or a path that does not exist yet: the slow, careful way
-            existing, missing = nearest_existing(absolute)
-            real_existing = os.path.realpath(existing)
-            is_dir = os.path.isdir(real_existing) if not missing else path.endswith(("/", os.sep))
-            real = os.path.join(real_existing, *missing.split("/")) if missing else real_existing
-            start_dir = real_existing if (is_dir or missing) else os.path.dirname(real_existing)
-        if not is_inside(real, root) or not is_inside(start_dir, root):
-            return f"{path} is outside the project {root}"
-        rel = relative_posix(real, root)
-        if is_dir and rel:
-            rel += "/"
+        """Locate `path` and walk it; returns a note for the result, if any."""
+        located = locate(path, self.cwd, self.chains)
+        if located is None:
+            return f"{path} is outside the project {self.project.root}"
+        rel, start_dir, missing = located
         work.against = f"'{rel}'"
-        self._walk_from(start_dir, rel, state, work, None)
+        self.walk_from(start_dir, rel, state, work, None)
         if rel.count("/") > MAX_DEPTH:
             return f"only the top {MAX_DEPTH} of its {rel.count('/'):,} directory levels were searched"
         if missing:
@@ -371,10 +243,11 @@ class Session:
 
     # -- the walk ----------------------------------------------------------------------------------
 
-    def _walk_from(
+    def walk_from(
         self, start_dir: str, rel: str, state: ChannelState, work: Pass, reason: LoadReason | None
     ) -> None:
-        """Walk from `start_dir` up to the root, then check the rules folders, for touched path `rel`."""
+        """Walk from `start_dir` up to the root, then check the rules folders, for touched path `rel`
+        (root-relative); `reason` None for a discovery (each load then says why), else that of all loads."""
 
         def match_path(scope: Scope, candidate: Candidate) -> str | None:
             target = (
@@ -390,7 +263,8 @@ class Session:
                 if self._watched_lately(state, directory) or unchanged(watch):
                     continue
                 del state.scanned[directory]  # a file came or went there: a new CLAUDE.md perhaps
-            self._resolve_dir(directory, state, work, reason, match_path)
+            self.resolve_dir(directory, state, work, reason, match_path)
+        table = self.rule_table()  # first: a table built again may leave held rules to sweep
         if id(state) not in self._swept:
             # Files with no chain directory (rules folders, user files) are refreshed only when their scope
             # matches; one that was deleted would never be: once per process, drop what is gone.
@@ -401,16 +275,38 @@ class Session:
                     work.dropped.append(entry.display)
         # The table's index names the matching rules without testing each (see rule_table); the others
         # count as scope skips, not listed one by one: `explain` says why for each rule.
-        matched, skipped = self.rule_table().matching(
-            rel, state.loaded, lambda rule: match_path(rule.scope, rule.candidate) is not None
+        matched, skipped = table.matching(
+            rel,
+            state.loaded,
+            lambda rule: match_path(rule.scope, rule.candidate) is not None,
+            state.held_among(table.paths),
+            self._settled(state),
         )
         work.scope_skipped += skipped
         for rule in matched:
-            candidate = rule.candidate
-            if candidate.path in state.loaded:
-                self._refresh(candidate.path, state, work, rel)  # re-read it on its next touch
+            if rule.candidate.path in state.loaded:
+                self._refresh(rule.candidate.path, state, work, rel)  # re-read it on its next touch
             else:
-                resolve(self.project, candidate, state, work, reason, match_path)  # read afresh, then load
+                resolve(self.project, rule.candidate, state, work, reason, match_path)  # read, then load
+
+    def _settled(self, state: ChannelState) -> Callable[[ScopedRule], bool] | None:
+        """Held rules that a match would not refresh, as the rules watch vouches: unchanged since the
+        table was built from the version held (and not waiting to be vouched for, see `_vouch`)."""
+        watch = self.rules_watch
+        if not watch.notified:
+            return None
+        loaded, unvouched = state.loaded, self._unvouched
+
+        def settled(rule: ScopedRule) -> bool:
+            path = rule.candidate.path
+            entry = loaded.get(path)
+            return (
+                entry is not None
+                and path not in unvouched
+                and watch.unchanged(path, entry.mtime_ns, entry.size)
+            )
+
+        return settled
 
     def _chain(self, start_dir: str) -> tuple[str, ...]:
         """Real directories from the root down to `start_dir` (see `Chains.chain`)."""
@@ -444,9 +340,10 @@ class Session:
             for name in self._fallbacks
         ]
 
-    def _resolve_dir(
+    def resolve_dir(
         self, directory: str, state: ChannelState, work: Pass, reason: LoadReason | None, match: Matcher
     ) -> None:
+        """Resolve every candidate of one chain directory; the directory counts as scanned once all are."""
         # Taken before the candidates are read: a file created meanwhile makes the next touch look again.
         watch = watch_list(self.project.listing_paths(directory))
         candidates = [
@@ -454,11 +351,15 @@ class Session:
             *self._fallback_candidates(directory),
             *self.project.nested_rule_candidates(directory),
         ]
-        if self.project.profile.first_match_per_dir:
-            # One file per directory: one that a new first match (AGENTS.override.md) displaced leaves.
+        profile = self.project.profile
+        if profile.first_match_per_dir or profile.alternatives:
+            # One file per directory (of a group): one that a new first match (AGENTS.override.md)
+            # displaced leaves.
             current = {candidate.path for candidate in candidates}
+            grouped = {name for group in profile.alternatives for name in group}
             for path in list(state.by_directory.get(directory, ())):
-                if path not in current and state.loaded[path].tier == Tier.PROJECT.value:
+                displaced = profile.first_match_per_dir or os.path.basename(path) in grouped
+                if displaced and path not in current and state.loaded[path].tier == Tier.PROJECT.value:
                     work.dropped.append(state.drop(path).display)
         complete = True
         for candidate in candidates:
@@ -467,15 +368,6 @@ class Session:
         if complete and watch:  # no watch list: the directory is gone, and nothing proves it unchanged
             state.scanned[directory] = watch
             self._watched[(id(state), directory)] = time.monotonic_ns()  # as good as a comparison
-
-
-def _why(error: Exception) -> str:
-    """A short, printable reason for an OS or encoding error."""
-    if isinstance(error, UnicodeError):
-        return "it holds characters that are not valid in a file name"
-    if isinstance(error, OSError) and error.strerror:
-        return error.strerror
-    return type(error).__name__
 
 
 def merge_discoveries(trigger: str, steps: list[Discovery], channel: str = "main") -> Discovery:

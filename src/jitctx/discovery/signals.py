@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from jitctx.discovery.boundary import is_inside, relative_posix
+from jitctx.paths import is_inside, relative_posix
 
 GIT_STATUS = ("git", "--no-optional-locks", "status", "--porcelain", "-z", "-uall")
 GIT_TIMEOUT_S = 20.0

@@ -50,8 +50,23 @@ class ChannelState:
     started: bool = False
     # The text the agent holds for each loaded file; rebuilt from disk when a session is resumed.
     blocks: dict[str, InstructionFile] = field(default_factory=dict)
+    # Bumped by every add and drop (after construction, `loaded` changes through them only), so that a
+    # count over `loaded` is kept until it changes (`held_among`).
+    revision: int = field(default=0, init=False, compare=False)
+    _held: tuple[frozenset[str], int, int] | None = field(default=None, init=False, compare=False, repr=False)
+
+    def held_among(self, paths: frozenset[str]) -> int:
+        """How many of `paths` are loaded; counted again only after a load or a drop (a warm touch of a
+        long session would otherwise pay a lookup per held file)."""
+        held = self._held
+        if held is not None and held[0] is paths and held[1] == self.revision:
+            return held[2]
+        count = len(paths.intersection(self.loaded))
+        self._held = (paths, self.revision, count)
+        return count
 
     def add(self, path: str, entry: LoadedEntry, identity: tuple[int, int], file: InstructionFile) -> None:
+        self.revision += 1
         self.loaded[path] = entry
         self.identities.add(identity)
         self.blocks[path] = file
@@ -83,6 +98,7 @@ class ChannelState:
         return identity
 
     def drop(self, path: str) -> LoadedEntry:
+        self.revision += 1
         entry = self.loaded.pop(path)
         self.blocks.pop(path, None)
         if entry.directory is not None and path in self.by_directory.get(entry.directory, []):

@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from jitctx.assemble.budget import BudgetResult, FileBudget, fit_profile
 from jitctx.assemble.render import GLOBAL_TIERS, rendered_size
 from jitctx.config import Layer
-from jitctx.discovery.boundary import is_inside
 from jitctx.discovery.session import Session
 from jitctx.errors import ConfigError
 from jitctx.govern.skills import SkillListing, find_skills
 from jitctx.model import InstructionFile
+from jitctx.paths import is_inside
 from jitctx.project import Project
 from jitctx.scope import compile_scope, scope_matches
 

@@ -214,7 +214,7 @@ class Engine:
 
     def _record_host_load(self, payload: Mapping[str, Any]) -> None:
         """The client's own load, into the same event log (a sub-agent's when `agent_id` is set)."""
-        from jitctx.discovery.boundary import find_root
+        from jitctx.paths import find_root
         from jitctx.telemetry.events import event_from_instructions_loaded
 
         path = text_field(payload, "file_path")
@@ -262,7 +262,7 @@ class _ToolCallsSeen(NamedTuple):
     def session_root(self) -> str:
         """The session's project, as its other records name it: where it started, not where the shell
         is now."""
-        from jitctx.discovery.boundary import find_root
+        from jitctx.paths import find_root
 
         started = saved_start(self.engine.env.state_dir / "sessions", session_key(self.engine, self.event))
         return find_root(started or self.event.cwd, root_markers())

@@ -9,10 +9,10 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from jitctx.discovery.boundary import find_root
 from jitctx.hook.context import fit_with_notes
 from jitctx.hook.engine import DISCOVERY_PROFILE, Engine, root_markers, saved_start
 from jitctx.model import Discovery, Load, Startup
+from jitctx.paths import find_root
 
 if TYPE_CHECKING:
     from jitctx.clients.base import Follower
@@ -127,7 +127,7 @@ class EventContext:
 
     def with_trigger(self, step: Discovery) -> Discovery:
         """A step whose loads all name the touched path (the session leaves it out for unscoped files)."""
-        from jitctx.discovery.boundary import is_inside, relative_posix
+        from jitctx.paths import is_inside, relative_posix
 
         if all(load.trigger is not None for load in step.loaded):
             return step
@@ -186,7 +186,7 @@ class EventContext:
         self._append(record)
 
     def _cwd_shown(self) -> str:
-        from jitctx.discovery.boundary import is_inside, relative_posix
+        from jitctx.paths import is_inside, relative_posix
 
         real = os.path.realpath(self.cwd)
         return (

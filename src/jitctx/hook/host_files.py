@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import os
 
-from jitctx.discovery.boundary import is_inside, relative_posix
 from jitctx.model import InstructionFile, Load, LoadReason, Tier
+from jitctx.paths import is_inside, relative_posix
 from jitctx.profiles import Profile, RulesDir
 
 

@@ -13,10 +13,10 @@ import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from jitctx.discovery.boundary import is_inside, relative_posix
-from jitctx.discovery.reader import MAX_FILE_BYTES
 from jitctx.imports.extraction import Import, extract, looks_like_path
 from jitctx.imports.resolver import FileResolver, ImportStatus, ReadResult, Resolver
+from jitctx.paths import is_inside, relative_posix
+from jitctx.reading import MAX_FILE_BYTES
 
 DEFAULT_MAX_DEPTH = 5
 # What `allow_outside` may read outside the project: instruction text, nothing else.

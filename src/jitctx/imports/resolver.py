@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
-from jitctx.discovery.reader import MAX_FILE_BYTES
 from jitctx.frontmatter import split_frontmatter
+from jitctx.reading import MAX_FILE_BYTES
 from jitctx.text import decode_markdown
 
 _BINARY_PROBE = 8192

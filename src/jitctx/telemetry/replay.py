@@ -20,8 +20,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, NamedTuple
 
-from jitctx.discovery.boundary import is_inside
 from jitctx.model import Discovery, InstructionFile, Load, Startup
+from jitctx.paths import is_inside
 from jitctx.project import Project
 from jitctx.telemetry.replay_host import Usage, total_usage
 from jitctx.telemetry.transcript import Transcript, Turn

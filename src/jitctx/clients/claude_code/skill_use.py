@@ -75,9 +75,9 @@ def skill_path(root: str, cwd: str, name: str, agent: str = AGENT) -> str | None
     project does not hold (the user's own, a plugin's)."""
     if ":" in name or "/" in name or "\\" in name or name in (".", "..") or "\0" in name:
         return None  # a plugin's or MCP server's skill, or no folder name at all
-    from jitctx.discovery.boundary import is_inside, relative_posix
     from jitctx.discovery.chains import chain_down
     from jitctx.govern.skills import SKILL_FILE, folders_for, read_skill
+    from jitctx.paths import is_inside, relative_posix
 
     root = os.path.realpath(root)
     here = os.path.realpath(cwd)

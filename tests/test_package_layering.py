@@ -1,0 +1,83 @@
+"""The package's layers: no import cycle between its packages, and the core imports no edge.
+
+Every import statement counts (function bodies and `TYPE_CHECKING` blocks included). The units are the
+subpackages (`discovery`, `hook`, ...) and the top-level modules (`project`, `profiles`, ...); the
+package facade `jitctx/__init__.py` imports lazily and is left out. The edges are `clients` (the live
+clients), `hook` (the one pipeline and its transports) and `cli`; the core is everything else.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from pathlib import Path
+
+import jitctx
+
+PACKAGE = Path(jitctx.__file__).parent
+EDGES = {"clients", "hook", "cli"}
+ENTRY = {"__main__"}  # `python -m jitctx`: the command line itself
+
+
+def unit_of(source: Path) -> str:
+    parts = source.relative_to(PACKAGE).parts
+    return parts[0] if len(parts) > 1 else parts[0].removesuffix(".py")
+
+
+def imports() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = defaultdict(set)
+    for source in PACKAGE.rglob("*.py"):
+        if source == PACKAGE / "__init__.py":
+            continue
+        unit = unit_of(source)
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            names: list[str] = []
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            for name in names:
+                parts = name.split(".")
+                if parts[0] == "jitctx" and len(parts) > 1 and parts[1] != unit:
+                    if (PACKAGE / parts[1]).is_dir() or (PACKAGE / f"{parts[1]}.py").is_file():
+                        graph[unit].add(parts[1])
+    return graph
+
+
+def reachable(graph: dict[str, set[str]], start: str) -> set[str]:
+    seen: set[str] = set()
+    stack = [start]
+    while stack:
+        for nxt in graph.get(stack.pop(), set()):
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return seen
+
+
+def test_no_import_cycle_between_packages() -> None:
+    graph = imports()
+    packages = {p.name for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
+    cycles = sorted(
+        f"{a} <-> {b}"
+        for a in packages
+        for b in packages
+        if a < b and b in reachable(graph, a) and a in reachable(graph, b)
+    )
+    assert cycles == []
+
+
+def test_the_core_imports_no_edge() -> None:
+    graph = imports()
+    offenders = sorted(
+        f"{unit} -> {dep}"
+        for unit, deps in graph.items()
+        if unit not in EDGES | ENTRY
+        for dep in deps & EDGES
+    )
+    assert offenders == []
+
+
+def test_the_check_sees_a_cycle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}}
+    assert "a" in reachable(graph, "c") and "c" in reachable(graph, "a")
