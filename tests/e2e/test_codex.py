@@ -76,7 +76,7 @@ def test_warm_hooks_send_the_same_files_once_and_leave_a_daemon_that_holds_no_pi
     clients: Clients, tmp_path: Path
 ) -> None:
     """`install codex --warm`: the first hook starts the warm daemon and answers by itself, those after it
-    are answered by the daemon once it listens (tests/adapters/test_hook_warm.py proves who answers); the
+    are answered by the daemon once it listens (tests/hook/test_hook_warm.py proves who answers); the
     files arrive as without --warm, once each, and Codex ends on time although a daemon started through
     its hook lives on: the daemon holds none of Codex's pipes."""
     codex = CodexHarness(clients, tmp_path, "--warm")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.adapters.events import hook_event as event
+from tests.hook.events import hook_event as event
 
 TREE: dict[str, str] = {
     ".git/HEAD": "ref: refs/heads/main\n",

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.adapters.events import hook_event as event
+from tests.hook.events import hook_event as event
 
 PACKAGES = 5
 TREE: dict[str, str] = {

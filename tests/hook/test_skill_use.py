@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from jitctx.clients.claude_code.skill_use import skill_path, skills_used
-from tests.adapters.events import hook_event as event
+from tests.hook.events import hook_event as event
 
 TREE: dict[str, str] = {
     ".git/HEAD": "ref: refs/heads/main\n",
