@@ -33,9 +33,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from synth import Shape, generate
 
-from jitctx.discovery.quick import quick_file_name, quiet, read_state_file
+from jitctx.discovery.quick import quick_file_name, quiet
 from jitctx.discovery.store import SessionStore
 from jitctx.project import Project
+from jitctx.safe_open import read_state_file
 
 
 def io_counters() -> tuple[int, int]:

@@ -177,7 +177,7 @@ def _defaults(user: UserConfig | None, notes: tuple[str, ...] = ()) -> Config:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
-    from jitctx.regular_file import NotRegular, open_regular
+    from jitctx.safe_open import NotRegular, open_regular
 
     try:
         # Without blocking, so that a FIFO named like a config cannot stop every hook call.

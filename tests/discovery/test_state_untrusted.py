@@ -18,8 +18,10 @@ from typing import Any
 
 import pytest
 
+from jitctx import safe_open
 from jitctx.discovery import quick
-from jitctx.discovery.quick import quick_file_name, safe_regex, state_file_name
+from jitctx.discovery.quick import quick_file_name, state_file_name
+from jitctx.discovery.quick_regex import safe_regex
 from jitctx.discovery.store import SessionStore
 from jitctx.project import Project
 from jitctx.scope import compile_scope
@@ -175,7 +177,7 @@ def test_a_huge_state_file_starts_a_new_session(
     store = SessionStore(tmp_path / "state" / "sessions")
     with store.open(Project(repo), "s", use_git=False) as opened:
         opened.session.startup()
-    monkeypatch.setattr(quick, "MAX_STATE_BYTES", 100)
+    monkeypatch.setattr(safe_open, "MAX_STATE_BYTES", 100)
     with store.open(Project(repo), "s", use_git=False) as opened:
         assert opened.new and any("larger than 100 bytes" in w for w in opened.warnings)
 

@@ -190,17 +190,17 @@ def test_a_sub_agent_has_its_own_channel(
 def test_prompt_mentions_count_as_touches(
     project: Path, call_hook: Any, answers: Any, release: tuple[str, bool]
 ) -> None:
-    transcript, wide = release
+    transcript, _ = release
     prompt = (
         "Compare @pkg4/tool.py with `@pkg0/tool.py`, see @docs/guide.md. Mail ops@pkg1.dev, not @nowhere.md"
     )
     submit = event(project, "p", "UserPromptSubmit", transcript, prompt=prompt)
     answer = call_hook("claude-code", submit, use_git=False)
     assert answer["hookSpecificOutput"]["hookEventName"] == "UserPromptSubmit"
-    # The newer release attaches a mentioned file and loads its nested CLAUDE.md itself.
+    # Both releases attach a mentioned file and load its nested CLAUDE.md themselves (the real 2.1.197
+    # and 2.1.332, tests/e2e).
     assert answers.sent(answer) == [
         "AGENTS.md",
-        *([] if wide else ["pkg4/CLAUDE.md"]),
         "pkg4/AGENTS.md",
         ".cursor/rules/py.mdc",
         ".github/instructions/docs.instructions.md",

@@ -12,10 +12,11 @@ from typing import Any
 
 import pytest
 
-from jitctx.discovery.quick import RefusedFile, quick_file_name, quiet
+from jitctx.discovery.quick import quick_file_name, quiet
 from jitctx.discovery.store import SessionStore
 from jitctx.model import Discovery
 from jitctx.project import Project
+from jitctx.safe_open import RefusedFile
 from jitctx.telemetry.events import (
     event_from_discovery,
     event_from_startup,
@@ -246,8 +247,7 @@ def test_the_builder_is_cheap_to_import() -> None:
     assert not loaded & {"typing", "dataclasses", "datetime", "pathlib"}
     assert {name for name in loaded if name.startswith("jitctx")} == {
         "jitctx",
-        "jitctx.discovery",
-        "jitctx.discovery.quick",
+        "jitctx.safe_open",
         "jitctx.telemetry",
         "jitctx.telemetry.records",
     }

@@ -98,7 +98,7 @@ def _root(root_arg: str | None) -> str:
 
 def _log_tail(path: Path) -> str | None:
     """The end of the hook log: a regular file of ours, never a link or a FIFO (see open_state_file)."""
-    from jitctx.discovery.quick import open_state_file
+    from jitctx.safe_open import open_state_file
 
     try:
         fd = open_state_file(str(path))

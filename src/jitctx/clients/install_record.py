@@ -99,7 +99,7 @@ def note_created(state_dir: Path, settings: Path, folders: list[Path]) -> None:
 
 def created_note(state_dir: Path, settings: Path) -> list[Path] | None:
     """The folders jitctx created along with `settings`, when it created the file; None otherwise."""
-    from jitctx.discovery.quick import read_state_file
+    from jitctx.safe_open import read_state_file
 
     target = record_dir(state_dir, settings) / CREATED
     try:
@@ -163,7 +163,7 @@ def note_added(state_dir: Path, path: Path, what: str) -> None:
 
 
 def was_added(state_dir: Path, path: Path, what: str) -> bool:
-    from jitctx.discovery.quick import read_state_file
+    from jitctx.safe_open import read_state_file
 
     try:
         noted = read_state_file(str(record_dir(state_dir, path) / f"added-{what}"), 64 * 1024)

@@ -10,18 +10,20 @@ directory not scanned yet, a rule whose scope may match), it answers None, so th
 one that decides what loads.
 
 The state dir is input like any other: its files are opened as regular files of this user only, without
-following a link or waiting on a FIFO, and read up to a cap (`open_state_file`, `read_state_file`); a regex
-from an index is matched only when it keeps to the constructs our glob compilers emit (`safe_regex`).
+following a link or waiting on a FIFO, and read up to a cap (`jitctx.safe_open`); a regex from an index
+is matched only when it keeps to the constructs our glob compilers emit (`quick_regex.safe_regex`).
 
-Imports: os, stat, errno, time and re only (json is the caller's), so that the hook can start fast.
+Imports: os, time and re only (json is the caller's), so that the hook can start fast.
 """
 
 from __future__ import annotations
 
-import errno
 import os
 import stat
 import time
+
+from jitctx.discovery.quick_regex import safe_regex
+from jitctx.safe_open import read_state_file
 
 QUICK_VERSION = 5  # 3: marks of their own; 4: the rules index's lookups; 5: parsed and held versions
 _SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
@@ -53,67 +55,6 @@ def state_file_name(session_id: str) -> str:
 
 def quick_file_name(session_id: str) -> str:
     return state_file_name(session_id)[: -len(".json")] + ".quick.json"
-
-
-# -- files of the state dir -----------------------------------------------------------------------------
-
-# Far above any real session (a 50,000-directory monorepo keeps a few MB) and far below what would hurt.
-MAX_STATE_BYTES = 64 * 1024 * 1024
-_NOWAIT = os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-
-
-class RefusedFile(OSError):
-    """A file of the state dir that is not a regular file of this user, or is larger than its cap."""
-
-
-def open_state_file(path: str, flags: int = os.O_RDONLY, mode: int = 0o600) -> int:
-    """A descriptor of `path`, once it is known to be a regular file owned by this user; RefusedFile
-    otherwise. Never waits: a FIFO or a device planted in the state dir would block the open or the read
-    of every hook call, so the open does not follow a link and does not block, and the kind is checked
-    on the open descriptor (no race with a swap)."""
-    try:
-        fd = os.open(path, flags | _NOWAIT, mode)
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise RefusedFile(
-                f"{path} is a symbolic link; jitctx does not follow links in its state dir"
-            ) from None
-        if exc.errno == errno.ENXIO:  # a FIFO nobody reads, opened for writing
-            raise RefusedFile(f"{path} is not a regular file") from None
-        raise
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise RefusedFile(f"{path} is not a regular file")
-        if info.st_uid != os.getuid():
-            raise RefusedFile(f"{path} belongs to another user (uid {info.st_uid})")
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
-
-
-def read_state_file(path: str, limit: int | None = None) -> bytes:
-    """The bytes of a state file (see `open_state_file`); RefusedFile when it holds more than `limit`
-    (default MAX_STATE_BYTES)."""
-    limit = MAX_STATE_BYTES if limit is None else limit
-    fd = open_state_file(path)
-    with os.fdopen(fd, "rb") as handle:
-        data = handle.read(limit + 1)
-    if len(data) > limit:
-        raise RefusedFile(f"{path} is larger than {limit:,} bytes")
-    return data
-
-
-def make_private_dir(path: str) -> None:
-    """Create `path` (0700: it holds what sessions read) below existing or newly made parents."""
-    parent = os.path.dirname(path)
-    if parent and not os.path.isdir(parent):
-        os.makedirs(parent, exist_ok=True)
-    try:
-        os.mkdir(path, 0o700)
-    except FileExistsError:
-        pass
 
 
 def file_version(path: str) -> list[int] | None:
@@ -269,114 +210,3 @@ def _rules_quiet(index: dict[str, Any], rel: str) -> int | None:
         elif not held or [info.st_mtime_ns, info.st_size] != held:
             return None  # it loads now, or its edited text goes out again
     return skipped
-
-
-# -- regexes from the index ------------------------------------------------------------------------------
-
-# The scopes our glob compilers (wcmatch, pathspec) emit use a small part of the regex language: literals,
-# escapes of punctuation, classes, `.`, anchors, groups, lookarounds, and repeats of single characters. A
-# regex read from the state dir is matched only if it keeps to that part and, above all, repeats nothing
-# that can match in more than one way (`(a+)+`, `(a|aa)*`): those backtrack exponentially and would spin
-# the hook at 100% CPU. A group may be made optional (`(?:.+/)?`); anything else is left to the engine.
-_MAX_REGEX = 64 * 1024
-_MAX_REPEATS = 256
-_GROUP_OPENERS = (("(?:", "group"), ("(?s:", "group"), ("(?=", "look"), ("(?!", "look"), ("(?<=", "look"),
-                  ("(?<!", "look"), ("(", "group"))  # fmt: skip
-
-
-def safe_regex(source: object) -> bool:
-    """Whether `source` is a regex of the restricted grammar our scopes are compiled to (see above)."""
-    if not isinstance(source, str) or len(source) > _MAX_REGEX:
-        return False
-    try:
-        return _check_regex(source)
-    except IndexError:  # ran off the end: an unterminated class, group or repeat
-        return False
-
-
-def _check_regex(source: str) -> bool:
-    # One frame per open group: [kind, consuming items, all of width one, has `|`]. The last item of the
-    # current group: None, "zero" (an anchor or lookaround), "one" (one character), "many" (any other).
-    frames: list[list[Any]] = [["group", 0, True, False]]
-    last: str | None = None
-    repeats = 0
-    i, end = 0, len(source)
-    while i < end:
-        char = source[i]
-        if char == "\\":
-            if source[i + 1].isascii() and source[i + 1].isalnum():
-                return False  # \d, \b, \1 (a backreference), \A...: not in our grammar
-            i, last = i + 2, "one"
-        elif char == "[":
-            i, last = _class_end(source, i), "one"
-        elif char == "(":
-            opener, kind = next(pair for pair in _GROUP_OPENERS if source.startswith(pair[0], i))
-            if opener == "(" and source[i + 1] == "?":
-                return False  # named, conditional, atomic, comment or inline-flag groups
-            frames.append([kind, 0, True, False])
-            i, last = i + len(opener), None
-        elif char == ")":
-            if len(frames) == 1:
-                return False
-            kind, count, ones, alternation = frames.pop()
-            last = (
-                "zero" if kind == "look" else "one" if (count == 1 and ones and not alternation) else "many"
-            )
-            i += 1
-        elif char == "|":
-            frames[-1][3] = True
-            i, last = i + 1, None
-        elif char in "^$":
-            i, last = i + 1, "zero"
-        elif char in "*+?{":
-            if last is None or last == "zero":
-                return False  # a repeat of nothing, of an anchor or lookaround, or of a repeat
-            i, bounded = _repeat_end(source, i)
-            if i < 0:
-                return False
-            if not bounded:
-                if last != "one":
-                    return False  # a repeated group that can match in several ways
-                repeats += 1
-            frames[-1][2] = False  # the item now varies in width
-            last = None  # a repeat may not follow
-            continue
-        else:
-            i, last = i + 1, "one"
-        if last in ("one", "many") and char not in "*+?{":
-            frames[-1][1] += 1
-            frames[-1][2] = frames[-1][2] and last == "one"
-    return len(frames) == 1 and repeats <= _MAX_REPEATS
-
-
-def _class_end(source: str, start: int) -> int:
-    """The index after the `]` that closes the class opened at `start`."""
-    i = start + 1
-    if source[i] == "^":
-        i += 1
-    if source[i] == "]":
-        i += 1  # a `]` first is a literal
-    while source[i] != "]":
-        i += 2 if source[i] == "\\" else 1
-    return i + 1
-
-
-def _repeat_end(source: str, start: int) -> tuple[int, bool]:
-    """(index after the repeat at `start`, whether it repeats at most once); (-1, False) when malformed."""
-    char = source[start]
-    if char == "{":
-        close = source.index("}", start)
-        low, comma, high = source[start + 1 : close].partition(",")
-        if not low.isdigit() or (high and not high.isdigit()) or (not comma and high):
-            return -1, False
-        top = int(high) if high else (None if comma else int(low))
-        if top is not None and top > 1000:
-            return -1, False
-        i, bounded = close + 1, top is not None and top <= 1
-    else:
-        i, bounded = start + 1, char == "?"
-    if i < len(source) and source[i] == "?":
-        i += 1  # lazy
-    if i < len(source) and source[i] in "*+?{":
-        return -1, False  # possessive, or a repeat of a repeat
-    return i, bounded

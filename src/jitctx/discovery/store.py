@@ -22,18 +22,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from jitctx.discovery.marks import MARKS_SUFFIX, MAX_MARK_BYTES, mark_file_name
-from jitctx.discovery.quick import (
-    RefusedFile,
-    make_private_dir,
-    open_state_file,
-    quick_file_name,
-    read_state_file,
-    state_file_name,
-    stored_mark,
-)
+from jitctx.discovery.quick import quick_file_name, state_file_name, stored_mark
 from jitctx.discovery.session import Session
 from jitctx.errors import JitctxError
 from jitctx.project import Project
+from jitctx.safe_open import RefusedFile, make_private_dir, open_state_file, read_state_file
 
 if TYPE_CHECKING:
     from jitctx.discovery.marks import Watch

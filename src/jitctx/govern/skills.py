@@ -159,7 +159,7 @@ def _read_inside(root: str, path: str) -> bytes | None:
     """The bytes of a regular file inside `root` (after every link), at most SKILL_MAX_BYTES; None for a
     file outside the project, a FIFO or a device (never waited on: a hook reads skills), or an error."""
     from jitctx.paths import is_inside
-    from jitctx.regular_file import open_regular
+    from jitctx.safe_open import open_regular
 
     real = os.path.realpath(os.path.join(root, *path.split("/")))
     if not is_inside(real, os.path.realpath(root)):

@@ -182,6 +182,10 @@ class Engine:
         with context.open() as opened:
             session = opened.session
             loads = context.start(session) if opened.new and channel == "main" else []
+            if loads:
+                # A session first seen at a tool call may be a conversation carried on (a fork whose
+                # release names no parent): what its transcript holds already is not sent again.
+                loads = self._not_delivered_yet(event, loads)
             # Paths the client follows itself go first: in a batch, a Write and a shell read of one
             # directory leave its CLAUDE.md to the client, whichever call came first.
             paths = sorted(touched.paths, key=lambda p: not touched.followed[p])
@@ -275,7 +279,8 @@ def session_key(engine: Engine, event: HookEvent) -> str:
 
 def saved_start(sessions: Path, key: str) -> str | None:
     """The directory a saved session started in (its quick index records it), if it still exists."""
-    from jitctx.discovery.quick import quick_file_name, read_state_file
+    from jitctx.discovery.quick import quick_file_name
+    from jitctx.safe_open import read_state_file
 
     try:  # a regular file of ours, bounded, never waited on (a FIFO there would block the hook)
         index = json.loads(read_state_file(str(sessions / quick_file_name(key))))

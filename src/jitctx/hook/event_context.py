@@ -94,7 +94,7 @@ class EventContext:
     def note_start_resent(self) -> None:
         """Remember that the start files went out again; a marker that cannot be written only means
         they go out again on a later resume (a possible duplicate)."""
-        from jitctx.discovery.quick import open_state_file
+        from jitctx.safe_open import open_state_file
 
         try:
             os.close(open_state_file(self._resent_marker(), os.O_WRONLY | os.O_CREAT))

@@ -17,7 +17,8 @@ import json
 import os
 import time
 
-from jitctx.discovery.quick import quick_file_name, quiet, read_state_file
+from jitctx.discovery.quick import quick_file_name, quiet
+from jitctx.safe_open import read_state_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -72,8 +73,8 @@ def _quiet_touch(
 
 
 # The fast lane answers in milliseconds or not at all. The index's regexes keep to a grammar with no
-# exponential backtracking (`quick.safe_regex`); a polynomial one (`.*.*.*.*x` on a long path) could still
-# take long, so the check runs under a wall-clock alarm and the engine decides when it rings.
+# exponential backtracking (`quick_regex.safe_regex`); a polynomial one (`.*.*.*.*x` on a long path)
+# could still take long, so the check runs under a wall-clock alarm and the engine decides when it rings.
 QUIET_BUDGET_S = 0.25
 
 

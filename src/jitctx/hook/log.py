@@ -14,7 +14,7 @@ def log_problem(state_dir: Path | str, agent: str, message: str) -> None:
     """Append one line to `<state dir>/hook.log`; a log that cannot be written is given up silently."""
     stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime())
     line = f"{stamp}Z {agent}: {' '.join(message[:2000].split())}\n"
-    from jitctx.discovery.quick import open_state_file
+    from jitctx.safe_open import open_state_file
 
     directory = str(state_dir)
     try:

@@ -143,7 +143,7 @@ class FileResolver:
 
 
 def _read_regular(path: str, info: os.stat_result) -> ReadResult:
-    from jitctx.regular_file import NotRegular, open_regular
+    from jitctx.safe_open import NotRegular, open_regular
 
     # Should the file be swapped for a FIFO after the stat, opening it must not wait for a writer.
     try:

@@ -191,7 +191,7 @@ def span_blocks(span: Span, report: ReadReport) -> Iterator[tuple[bytes, int]]:
 def _open_log(path: str) -> BinaryIO:
     """A log file for reading; OSError for anything but a regular file, found without blocking (opening a
     FIFO waits for a writer; reading /dev/zero never ends)."""
-    from jitctx.regular_file import open_regular
+    from jitctx.safe_open import open_regular
 
     return os.fdopen(open_regular(path), "rb")
 

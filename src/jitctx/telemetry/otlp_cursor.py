@@ -57,7 +57,7 @@ def start_of(cursor: Cursor, path: Path, size: int) -> int:
 
 def load_cursor(path: Path, endpoint: str) -> Cursor:
     """The cursor of `endpoint` stored at `path`; an empty one when there is none or it is unusable."""
-    from jitctx.regular_file import NotRegular, open_regular
+    from jitctx.safe_open import NotRegular, open_regular
 
     try:
         fd = open_regular(path)

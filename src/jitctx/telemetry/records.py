@@ -9,7 +9,7 @@ itself is described in `telemetry.events`.
 `append_record(events_dir, record)` writes one record as one line of `events_dir/YYYY-MM-DD.jsonl` (the
 UTC day of its `ts`): encoded and capped by `encode_event`, written with a single `os.write` on a
 descriptor opened with O_APPEND, so concurrent hooks never interleave; the file is opened only as a
-regular file of this user, without following a link (`quick.open_state_file`).
+regular file of this user, without following a link (`safe_open.open_state_file`).
 
 Imports: os, time, json (the hook has it already) and the state-dir opener; nothing that builds classes
 at import time, so the hook's fast lane can use it.
@@ -21,7 +21,7 @@ import json
 import os
 import time
 
-from jitctx.discovery.quick import make_private_dir, open_state_file
+from jitctx.safe_open import make_private_dir, open_state_file
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs every hook call milliseconds
 if TYPE_CHECKING:

@@ -4,7 +4,7 @@ Writing: `EventStore.append` hands each record to `records.append_record`, which
 (capped, see `encode_event`) and writes it with a single `os.write` on a descriptor opened with O_APPEND.
 On a local file system the kernel appends each such write whole, so concurrent hooks never interleave
 (network file systems may not promise this). A log file is appended to only when it is a regular file of
-this user (`quick.open_state_file`). A directory that cannot be written costs the caller nothing: the
+this user (`safe_open.open_state_file`). A directory that cannot be written costs the caller nothing: the
 record is dropped and the store warns once.
 
 Reading lives in `telemetry.log_reader`; `read_records` and `parse_since` are importable from here too.

@@ -156,7 +156,7 @@ def start_daemon(agent: str, state_dir: str, use_git: bool, key: str) -> None:
     /dev/null (it must never hold the agent's pipes, or the agent would wait for it), no other inherited
     descriptor. At most once per SPAWN_EVERY_S per identity; never raises."""
     try:
-        from jitctx.discovery.quick import RefusedFile, make_private_dir, open_state_file
+        from jitctx.safe_open import RefusedFile, make_private_dir, open_state_file
 
         directory = warm_dir(state_dir)
         make_private_dir(directory)

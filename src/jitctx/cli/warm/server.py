@@ -49,10 +49,10 @@ from jitctx.cli.warm.place import (
     socket_address,
     warm_dir,
 )
-from jitctx.discovery.quick import make_private_dir
 from jitctx.errors import JitctxError
 from jitctx.hook.log import log_problem
 from jitctx.hook.pipeline import respond
+from jitctx.safe_open import make_private_dir
 
 if TYPE_CHECKING:
     from types import FrameType

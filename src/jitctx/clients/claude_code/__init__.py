@@ -71,9 +71,9 @@ class ClaudeFollower(Follower):
         return tool_name in WRITING_TOOLS
 
     def follows_mentions(self) -> bool:
-        from jitctx.clients.claude_code.release import wide
-
-        return wide(self.release)
+        # Both releases attach a file named by `@path` and load its nested files (seen against the real
+        # 2.1.197 and 2.1.332: the prompt's nested CLAUDE.md arrives as the client's own system message).
+        return True
 
 
 class ClaudeCode(Client):

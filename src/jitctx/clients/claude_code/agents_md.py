@@ -36,7 +36,7 @@ MAX_BYTES = 1 << 20
 
 
 def _settings(path: str) -> dict[str, Any]:
-    from jitctx.regular_file import read_regular
+    from jitctx.safe_open import read_regular
 
     data = read_regular(path, MAX_BYTES)
     try:

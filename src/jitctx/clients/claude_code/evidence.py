@@ -50,7 +50,7 @@ class Delivered:
 def _tail(path: object) -> bytes | None:
     if not isinstance(path, str) or not os.path.isabs(path) or "\0" in path:
         return None
-    from jitctx.regular_file import open_regular
+    from jitctx.safe_open import open_regular
 
     try:
         fd = open_regular(path)

@@ -21,7 +21,7 @@ CLIENT = "claude-code"
 
 def installed_plugin_ids(home: Path) -> list[str]:
     """The ids (`jitctx@marketplace`) of jitctx plugins Claude Code has installed for this home."""
-    from jitctx.discovery.quick import read_state_file
+    from jitctx.safe_open import read_state_file
 
     try:
         listing = json.loads(

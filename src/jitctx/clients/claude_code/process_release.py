@@ -88,7 +88,7 @@ def release_of_program(path: str) -> Release | None:
 
 
 def _package_release(path: str) -> Release | None:
-    from jitctx.regular_file import read_regular
+    from jitctx.safe_open import read_regular
 
     data = read_regular(path, 1 << 16)
     if data is None:

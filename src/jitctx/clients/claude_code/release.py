@@ -1,8 +1,8 @@
 """What a given Claude Code release loads by itself after a tool call, beyond its Read tool.
 
 Claude Code's nested loading (nested CLAUDE.md files and path-scoped rules of a touched file) has widened
-across releases. Run against a scripted model (tests/e2e), 2.1.197 loaded them only after its Read tool;
-2.1.332 also after Write and Edit, after an `@path` in the prompt, and after a shell command that reads
+across releases. Run against a scripted model (tests/e2e), 2.1.197 loaded them only after its Read tool
+and an `@path` in the prompt; 2.1.332 also after Write and Edit, and after a shell command that reads
 exactly one file with `cat`, `head`, `tail`, `sed`, `grep`, `egrep` or `rg` (flags allowed: `cat -n`,
 `head -50`, `sed -n '1,5p'`), or with a bare `nl f`, and nothing else: not `cat a b`, not `cat a | head`,
 not `cat a 2>/dev/null`, not `cd dir && cat a`, not `nl -ba f`, `wc -l f` or `less f` (`fgrep` is taken
@@ -22,7 +22,7 @@ from jitctx.clients.claude_code.transcript import Release
 from jitctx.touched.commands import resolve_program
 from jitctx.touched.lexer import Op, Unterminated, Word, tokenize
 
-# The first release seen to load nested files after Write, Edit, `@path` and one-file shell reads.
+# The first release seen to load nested files after Write, Edit and one-file shell reads.
 WIDE_NATIVE_JIT: Release = (2, 1, 332)
 # The shell programs whose one-file reads that release treats as a read of that file, with options...
 SHELL_READERS = frozenset({"cat", "head", "tail", "sed", "grep", "egrep", "fgrep", "rg"})

@@ -31,7 +31,7 @@ def _read(transcript_path: object, head: int, tail: int) -> tuple[bytes, bytes] 
     """The first `head` and the last `tail` bytes of a regular file (no tail when the head holds it)."""
     if not isinstance(transcript_path, str) or not os.path.isabs(transcript_path) or "\0" in transcript_path:
         return None
-    from jitctx.regular_file import open_regular
+    from jitctx.safe_open import open_regular
 
     try:
         fd = open_regular(transcript_path)

@@ -28,7 +28,7 @@ def read_config(path: str | None) -> dict[str, Any]:
         return {}
     import tomllib
 
-    from jitctx.regular_file import read_regular
+    from jitctx.safe_open import read_regular
 
     data = read_regular(path, MAX_BYTES)
     try:

@@ -24,7 +24,7 @@ _JSONC = re.compile(r'("(?:\\.|[^"\\])*")|//[^\n]*|/\*.*?\*/', re.DOTALL)
 def read_jsonc(path: str) -> dict[str, Any] | None:
     """A settings-like file as a dict; None when it is missing, not a regular file, too large or no
     JSON object (the caller falls back to the defaults, as the client does for an unreadable file)."""
-    from jitctx.regular_file import read_regular
+    from jitctx.safe_open import read_regular
 
     data = read_regular(path, MAX_BYTES)
     if data is None:
