@@ -58,3 +58,14 @@ def test_hooks_in_the_user_scope_cover_every_folder(
     assert main(["install", "claude-code", "--scope", "user"]) == 0
     monkeypatch.chdir(project / "src/ui")
     assert launch_check(capsys, "claude-code") is None
+
+
+def test_install_from_a_subfolder_says_the_hooks_will_not_run_there(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(project / "src/ui")
+    assert main(["install", "claude-code"]) == 0  # into the root's .claude/settings.json
+    said = capsys.readouterr().err
+    assert "reads project settings only in the folder it starts in" in said and "--scope user" in said
+    assert main(["install", "codex"]) == 0  # Codex reads the project's .codex/ from the root
+    assert "only in the folder it starts in" not in capsys.readouterr().err

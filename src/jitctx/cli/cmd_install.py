@@ -291,9 +291,27 @@ def _human(args: argparse.Namespace, outcome: Outcome) -> None:
                 "started from another shell)",
                 file=sys.stderr,
             )
-    note = client_of(args.agent).install_note
-    if note and not args.uninstall:
-        print(note, file=sys.stderr)
+    client = client_of(args.agent)
+    if client.install_note and not args.uninstall:
+        print(client.install_note, file=sys.stderr)
+    elsewhere = _started_elsewhere(client, args.scope, outcome.path)
+    if elsewhere is not None and not args.uninstall:
+        print(elsewhere, file=sys.stderr)
+
+
+def _started_elsewhere(client: Client, scope: str, path: Path) -> str | None:
+    """Said when the project's settings go to a folder above this one, and the client, started here,
+    would not read them (it reads project settings where it starts)."""
+    if scope == "user" or not client.settings_where_started:
+        return None
+    folder = path.parent.parent  # <root>/.claude/settings.json -> <root>
+    here = os.path.realpath(os.getcwd())
+    if here == os.path.realpath(folder) or not here.startswith(os.path.realpath(folder) + os.sep):
+        return None
+    return (
+        f"jitctx: {client.title} reads project settings only in the folder it starts in: started here "
+        f"({here}) it runs no hook from {folder}. Start it at {folder}, or install with --scope user."
+    )
 
 
 def _clients() -> list[Client]:

@@ -72,6 +72,9 @@ class Client:
     # Install: the settings scopes, lowest priority first; the transports `install --transport` takes.
     scopes: tuple[str, ...] = ("project", "user")
     transports: tuple[str, ...] = ("command",)
+    # Does the client read project settings only in the folder it starts in (not the root's when started
+    # in a subfolder)? install and doctor say so.
+    settings_where_started: bool = False
     # Does the client rebuild a resumed conversation without its opening prompt, losing what jitctx sent at
     # the session's start (Gemini CLI 0.61)? Then the first resume sends those files again.
     resume_drops_start: bool = False

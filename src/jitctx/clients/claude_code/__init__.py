@@ -93,6 +93,7 @@ class ClaudeCode(Client):
     )
     profile_module = "jitctx.clients.claude_code.profile"
     fast_lane = True
+    settings_where_started = True  # 2.1.197 and 2.1.332, started in src/ui: src/ui/.claude/ only
     recorded_tools = frozenset({"Skill"})
     preload = (
         "jitctx.clients.claude_code.release",

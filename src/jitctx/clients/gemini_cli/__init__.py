@@ -68,6 +68,7 @@ class GeminiCli(Client):
     # Seen with 0.61.0: `gemini -r` rebuilds the history without the first run's opening prompt, which
     # held the SessionStart context; the prompts after it survive later resumes.
     resume_drops_start = True
+    settings_where_started = True  # 0.61.0 reads `<cwd>/.gemini/settings.json`, no parent's
     scopes = ("project", "user")
     install_note = TRUST_NOTE
 
