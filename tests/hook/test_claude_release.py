@@ -142,6 +142,7 @@ def test_the_release_is_read_from_the_client_process_when_the_transcript_does_no
     above the hook tells the release, from the package it runs out of."""
     import subprocess
     import sys
+    import time
 
     from jitctx.clients.claude_code import ClaudeFollower
     from jitctx.clients.claude_code.process_release import release_of_process, release_of_program
@@ -161,6 +162,11 @@ def test_the_release_is_read_from_the_client_process_when_the_transcript_does_no
     assert release_of_program(str(tmp_path / "bin" / "python3")) is None
     child = subprocess.Popen([str(claude), "-c", "import time; time.sleep(30)"])
     try:
+        # Until the child has exec'd, /proc shows the forking parent's command line.
+        deadline = time.monotonic() + 10
+        while str(claude).encode() not in Path(f"/proc/{child.pid}/cmdline").read_bytes():
+            assert time.monotonic() < deadline, "the child did not start"
+            time.sleep(0.01)
         assert release_of_process(child.pid) == (2, 1, 197)
         follower = ClaudeFollower(str(tmp_path / "not-yet.jsonl"), child.pid)
         assert follower.release == (2, 1, 197)
