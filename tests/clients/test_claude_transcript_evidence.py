@@ -6,7 +6,9 @@ The records are shaped as Claude Code 2.1.197 and 2.1.332 write them (`attachmen
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import time
 from pathlib import Path
 from typing import Any
 
@@ -132,3 +134,38 @@ def test_a_sub_agent_gets_what_the_main_thread_was_shown(tmp_path: Path) -> None
     assert "api rules" not in hook(
         tmp_path, root, transcript, **shell(root, f"cat {root / 'src/api/users.ts'}")
     )
+
+
+def test_an_edit_that_removes_text_goes_out_though_the_old_version_holds_it(tmp_path: Path) -> None:
+    """Only the exact text counts: a rule file whose edit drops a rule is a new version, not one the
+    transcript holds (its old block contains the new text as a substring)."""
+    root = project(tmp_path)
+    (root / "src/api/AGENTS.md").write_text("Rule A: use tabs.\n\nRule B: never call the legacy API.\n")
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text('{"type":"user","version":"2.1.332"}\n')
+    hook(tmp_path, root, transcript, hook_event_name="SessionStart", source="startup")
+    read = {
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Read",
+        "tool_input": {"file_path": str(root / "src/api/users.ts")},
+    }
+    first = hook(tmp_path, root, transcript, **read)
+    assert "Rule B" in first
+    with transcript.open("a") as log:
+        log.write(attachment("hook_additional_context", content=[first], hookName="PostToolUse:Read"))
+    (root / "src/api/AGENTS.md").write_text("Rule A: use tabs.\n")
+    os.utime(root / "src/api/AGENTS.md", (time.time() + 5, time.time() + 5))
+    again = hook(tmp_path, root, transcript, **read)
+    assert "Updated contents of src/api/AGENTS.md" in again and "Rule B" not in again
+
+
+def test_an_updated_block_already_sent_is_not_sent_twice(tmp_path: Path) -> None:
+    seen = tmp_path / "t.jsonl"
+    seen.write_text(
+        attachment("hook_additional_context", content=["Updated contents of src/a.md (it changed):\n\nv2"])
+        + attachment("nested_memory", path="/p/b.md", content={"content": "one\n\ntwo"})
+    )
+    found = delivered(str(seen))
+    assert found is not None and found.holds("/p/src/a.md", "src/a.md", "v2\n")
+    assert not found.holds("/p/b.md", "b.md", "one")  # a part of what the client holds is no version of it
+    assert found.holds("/p/b.md", "b.md", "one\n\ntwo\n")

@@ -215,3 +215,11 @@ def test_the_first_resume_sends_the_start_files_again_and_a_later_one_does_not(t
     assert answer(tmp_path, event(root, "SessionStart", source="resume")) == ""
     assert "root agents rules" in answer(tmp_path, event(root, "SessionStart", source="startup"))  # afresh
     assert "root agents rules" in answer(tmp_path, event(root, "SessionStart", source="resume"))
+
+
+def test_evidence_is_read_in_linear_time_and_needs_whole_closing_lines() -> None:
+    """A file the model reads may hold the marker lines: 160,000 unclosed openings are read in one pass
+    (searching the rest of the text once per opening took minutes, past the hook's timeout)."""
+    assert context_files_shown({"llmContent": "--- Context from: /a ---\n" * 160_000}) == frozenset()
+    junk = "--- Context from: /p/G.md ---\nx\n--- End of Context from: /p/G.md ---junk\n"
+    assert context_files_shown({"llmContent": junk}) == frozenset()

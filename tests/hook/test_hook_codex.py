@@ -163,3 +163,20 @@ def test_codex_events_it_was_not_installed_for_are_logged(
         "codex: HookError: unknown hook event 'Stop' for codex"
         in (tmp_path / "state" / "hook.log").read_text()
     )
+
+
+def test_a_claude_md_named_as_a_codex_fallback_beside_agents_md_is_still_sent(
+    services: Path, call_hook: Any, answers: Any, tmp_path: Path
+) -> None:
+    """Codex reads AGENTS.md where both are; CLAUDE.md, one of jitctx's own formats, is jitctx's to send."""
+    codex_home = tmp_path / "codex-home"
+    codex_home.mkdir()
+    (codex_home / "config.toml").write_text('project_doc_fallback_filenames = ["CLAUDE.md"]\n')
+    (services / "svc" / "a" / "CLAUDE.md").write_text("# Service A Claude rules\n")
+    environ = {"CODEX_HOME": str(codex_home)}
+    call_hook(
+        "codex", codex_event(services, "SessionStart", source="startup"), use_git=False, environ=environ
+    )
+    touch = codex_event(services, "PostToolUse", tool_name="Bash", tool_input={"command": "touch svc/a/x.py"})
+    sent = answers.sent(call_hook("codex", touch, use_git=False, environ=environ))
+    assert sorted(sent) == ["svc/a/AGENTS.md", "svc/a/CLAUDE.md"]

@@ -60,8 +60,19 @@ class HostFiles:
                 directory = rel[: -len(name) - 1]
             else:
                 continue
+            if (
+                self.host.first_match_per_dir
+                and name in self.host.dir_files
+                and name != self._first(directory)
+            ):
+                return None  # one file per directory (Codex): the first that exists, not this one
             return directory
         return None
+
+    def _first(self, directory: str) -> str | None:
+        """The first of the host's names that exists in a root-relative directory."""
+        base = os.path.join(self.root, *directory.split("/")) if directory else self.root
+        return next((n for n in self.host.dir_files if os.path.isfile(os.path.join(base, n))), None)
 
     @staticmethod
     def _in_rules(rel: str, folders: tuple[RulesDir, ...]) -> bool:

@@ -26,25 +26,38 @@ import re
 from dataclasses import dataclass, field
 
 TAIL_BYTES = 2 * 1024 * 1024
-_PLUGIN_FRAME = re.compile(r"^Contents of (/[^\n]+?):\n\n", re.MULTILINE)
 
 
 @dataclass
 class Delivered:
-    """What reached the model since the last compaction: the client's own loads (real path -> texts) and
-    the texts of every hook context."""
+    """What reached the model since the last compaction: the client's own loads (real path -> their
+    texts, stripped) and jitctx's blocks ((header, body) of every hook context)."""
 
     client: dict[str, set[str]] = field(default_factory=dict)
-    hook_texts: list[str] = field(default_factory=list)
+    blocks: list[tuple[str, str]] = field(default_factory=list)
 
     def holds(self, path: str, display: str, text: str) -> bool:
-        """Is this version of the file (`text`) in the conversation already, from the client or a hook?"""
+        """Is this very version of the file (`text`) in the conversation already, from the client or a
+        hook? Only an exact text counts: an edit that removes or adds anything is a new version."""
         body = text.strip()
-        shown = self.client.get(os.path.realpath(path))
-        if shown is not None and (not shown or any(body in seen for seen in shown)):
+        if body in self.client.get(os.path.realpath(path), set()):
             return True
-        header = f"Contents of {display} ("
-        return any(header in context and f":\n\n{body}" in context for context in self.hook_texts)
+        heads = (f"Contents of {display} (", f"Updated contents of {display} (")
+        return any(seen == body and header.startswith(heads) for header, seen in self.blocks)
+
+
+# A block of jitctx's (hook.context.render_block) or a frame of the client's agents-md plugin starts a line.
+_BLOCK_START = re.compile(r"^(?=(?:Updated contents|Contents) of )", re.MULTILINE)
+
+
+def _blocks(text: str) -> list[tuple[str, str]]:
+    """The (header, body) of each block in a hook's context text."""
+    found = []
+    for chunk in _BLOCK_START.split(text):
+        header, sep, body = chunk.partition(":\n\n")
+        if sep and "\n" not in header:
+            found.append((header, body.strip()))
+    return found
 
 
 def _tail(path: object) -> bytes | None:
@@ -104,10 +117,13 @@ def _record(line: bytes, seen: Delivered) -> None:
         for text in attachment["content"]:
             if not isinstance(text, str):
                 continue
-            seen.hook_texts.append(text)
-            for frame in _PLUGIN_FRAME.finditer(text):  # the client's own AGENTS.md, through its plugin
-                rest = text[frame.end() :]
-                seen.client.setdefault(os.path.realpath(frame.group(1)), set()).add(rest.strip())
+            for header, body in _blocks(text):
+                if header.startswith("Contents of /") and attachment.get("hookName") == "tool.call":
+                    # The client's own AGENTS.md, framed by its plugin with the absolute path.
+                    path = os.path.realpath(header.removeprefix("Contents of "))
+                    seen.client.setdefault(path, set()).add(body)
+                else:
+                    seen.blocks.append((header, body))
 
 
 def delivered(transcript: object) -> Delivered | None:

@@ -65,7 +65,10 @@ def with_config(profile: Profile, config: Mapping[str, Any]) -> Profile:
 
 
 def discovery_with_config(every_format: Profile, config: Mapping[str, Any]) -> Profile:
-    """jitctx's profile reading Codex's names as Codex does: one of them per directory, in its order."""
+    """jitctx's profile reading Codex's names as Codex does: one of them per directory, in its order. A
+    fallback that is a format of jitctx's own (CLAUDE.md) stays out of the group: where Codex reads
+    AGENTS.md instead, jitctx still sends it."""
     names = project_doc_names(config)
-    others = tuple(name for name in every_format.dir_files if name not in names)
-    return replace(every_format, dir_files=(*others, *names), alternatives=(names,))
+    group = tuple(n for n in names if n in OWN_NAMES or n not in every_format.dir_files)
+    others = tuple(name for name in every_format.dir_files if name not in group)
+    return replace(every_format, dir_files=(*others, *group), alternatives=(group,))

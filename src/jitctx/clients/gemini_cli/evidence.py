@@ -14,6 +14,7 @@ import os
 import re
 
 _OPENING = re.compile(r"^--- Context from: (/[^\n]+?) ---$", re.MULTILINE)
+_CLOSING = re.compile(r"^--- End of Context from: (/[^\n]+?) ---$", re.MULTILINE)
 MAX_SCANNED = 4 * 1024 * 1024  # a tool result larger than this is not searched (the prediction stands)
 
 
@@ -33,15 +34,16 @@ def _texts(response: object) -> list[str] | None:
 
 
 def context_files_shown(response: object) -> frozenset[str] | None:
-    """The real paths of the context files a tool result shows, or None when there is no result to read."""
+    """The real paths of the context files a tool result shows, or None when there is no result to read.
+    One pass over the text: an opening line counts when a closing line for its path comes after it."""
     texts = _texts(response)
     if texts is None or sum(len(text) for text in texts) > MAX_SCANNED:
         return None
     shown: set[str] = set()
     for text in texts:
+        last_closing = {found.group(1): found.start() for found in _CLOSING.finditer(text)}
         for found in _OPENING.finditer(text):
             path = found.group(1)
-            closing = f"\n--- End of Context from: {path} ---"
-            if closing in text[found.end() :] and "\0" not in path:
+            if last_closing.get(path, -1) > found.end() and "\0" not in path:
                 shown.add(os.path.realpath(path))
     return frozenset(shown)
