@@ -63,7 +63,7 @@ class HostFiles:
             if (
                 self.host.first_match_per_dir
                 and name in self.host.dir_files
-                and name != self._first(directory)
+                and self._first(directory) not in (None, name)  # none on disk: known by name only
             ):
                 return None  # one file per directory (Codex): the first that exists, not this one
             return directory
