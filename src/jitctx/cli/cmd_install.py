@@ -305,8 +305,10 @@ def _started_elsewhere(client: Client, scope: str, path: Path) -> str | None:
     if scope == "user" or not client.settings_where_started:
         return None
     folder = path.parent.parent  # <root>/.claude/settings.json -> <root>
-    here = os.path.realpath(os.getcwd())
-    if here == os.path.realpath(folder) or not here.startswith(os.path.realpath(folder) + os.sep):
+    from jitctx.paths import is_inside
+
+    here, base = os.path.realpath(os.getcwd()), os.path.realpath(folder)
+    if here == base or not is_inside(here, base):
         return None
     return (
         f"jitctx: {client.title} reads project settings only in the folder it starts in: started here "

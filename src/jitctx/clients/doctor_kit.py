@@ -215,9 +215,10 @@ def launch_dir_check(client: Client, root: str, cwd: str, user_installed: bool) 
     `<cwd>/.gemini/`) runs no project hook of the root when started in a subfolder: said when doctor runs
     in one whose own settings have no jitctx hooks and the user scope has none either."""
     from jitctx.clients.checks import our_handlers
+    from jitctx.paths import is_inside
 
     real_cwd, real_root = os.path.realpath(cwd), os.path.realpath(root)
-    if real_cwd == real_root or not real_cwd.startswith(real_root.rstrip(os.sep) + os.sep) or user_installed:
+    if real_cwd == real_root or not is_inside(real_cwd, real_root) or user_installed:
         return None
     here = [path for scope, path in project_places(client, real_cwd) if scope != "user"]
     if any(our_handlers(settings_data(path), client.name) for path in here):

@@ -60,6 +60,7 @@ class Engine:
         self.handed_over = False  # `deliver` was called (whether or not it succeeded)
         self.ids: dict[str, Any] = {}  # the prompt and tool call ids of the event, for its records
         self.follower: Follower | None = None
+        self.delivered: Any = ()  # the client's transcript evidence, once read (() is "not yet")
 
     def _hand_over(self, result: Answer) -> Answer:
         """Deliver `result` before the session state is saved (called inside the open session)."""
@@ -211,7 +212,9 @@ class Engine:
     def _not_delivered_yet(self, event: HookEvent, sent: list[Load]) -> list[Load]:
         """`sent` without what the client's transcript shows already reached the model (the client's own
         loads it reported nowhere else; jitctx's answers whose session state was never saved)."""
-        seen = self.client.delivered(event.transcript)
+        if self.delivered == ():  # read once per event: a session's first call filters twice
+            self.delivered = self.client.delivered(event.transcript)
+        seen = self.delivered
         if seen is None:
             return sent
         return [load for load in sent if not seen.holds(load.file.path, load.file.display, load.file.text)]

@@ -61,25 +61,15 @@ def _blocks(text: str) -> list[tuple[str, str]]:
 
 
 def _tail(path: object) -> bytes | None:
-    if not isinstance(path, str) or not os.path.isabs(path) or "\0" in path:
-        return None
-    from jitctx.safe_open import open_regular
+    """The whole lines of the transcript's last TAIL_BYTES (the reading `transcript` does for releases)."""
+    from jitctx.clients.claude_code.transcript import _read
 
-    try:
-        fd = open_regular(path)
-    except (OSError, ValueError):
+    read = _read(path, 0, TAIL_BYTES)
+    if read is None:
         return None
-    try:
-        size = os.fstat(fd).st_size
-        start = max(0, size - TAIL_BYTES)
-        os.lseek(fd, start, os.SEEK_SET)
-        data = os.read(fd, TAIL_BYTES)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    if start > 0:
-        data = data[data.find(b"\n") + 1 :]  # the first line is cut: not a record
+    data = read[1]
+    if len(data) >= TAIL_BYTES:
+        data = data[data.find(b"\n") + 1 :]  # the first line may be cut: not a record
     return data[: data.rfind(b"\n") + 1]  # the last may be half written
 
 
