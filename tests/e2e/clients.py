@@ -1,5 +1,5 @@
-"""The real Claude Code, Codex and Gemini CLIs: installed from npm into `.cache/e2e-npm/`, run with a hard
-timeout.
+"""The real clients (Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code, OpenCode): installed from
+npm into `.cache/e2e-npm/`, run with a hard timeout.
 
 `install_clients()` runs `npm install` at most once per machine and session: a lock file serialises
 parallel pytest workers, and an installation whose binaries answer `--version` is reused. It returns
@@ -27,7 +27,14 @@ from pathlib import Path
 from tests.conftest import REPO
 
 NPM_DIR = REPO / ".cache" / "e2e-npm"
-PACKAGES = ("@anthropic-ai/claude-code", "@openai/codex", "@google/gemini-cli")
+PACKAGES = (
+    "@anthropic-ai/claude-code",
+    "@openai/codex",
+    "@google/gemini-cli",
+    "@github/copilot",
+    "@qwen-code/qwen-code",
+    "opencode-ai",
+)
 INSTALL_TIMEOUT_S = 900
 RUN_TIMEOUT_S = 60
 VENV_BIN = Path(sys.executable).parent
@@ -47,6 +54,12 @@ class Clients:
     codex_version: str
     gemini: Path
     gemini_version: str
+    copilot: Path
+    copilot_version: str
+    qwen: Path
+    qwen_version: str
+    opencode: Path
+    opencode_version: str
 
 
 def _version(binary: Path) -> str | None:
@@ -58,7 +71,8 @@ def _version(binary: Path) -> str | None:
         )
     except (OSError, subprocess.TimeoutExpired):
         return None
-    return done.stdout.strip() if done.returncode == 0 and done.stdout.strip() else None
+    first = (done.stdout.strip().splitlines() or [""])[0].strip()  # Copilot CLI adds an update hint
+    return first if done.returncode == 0 and first else None
 
 
 # Another npm prefix to take Claude Code from (CI runs the Claude Code tests once more on the oldest
@@ -79,15 +93,22 @@ def _claude_binary() -> tuple[Path, str] | None:
     return None
 
 
+def _npm_binary(name: str) -> tuple[Path, str] | None:
+    binary = NPM_DIR / "node_modules" / ".bin" / name
+    version = _version(binary)
+    return (binary, version) if version else None
+
+
 def _found() -> Clients | None:
     claude = _claude_binary()
-    codex = NPM_DIR / "node_modules" / ".bin" / "codex"
-    codex_version = _version(codex)
-    gemini = NPM_DIR / "node_modules" / ".bin" / "gemini"
-    gemini_version = _version(gemini)
-    if claude is None or codex_version is None or gemini_version is None:
+    found = [_npm_binary(name) for name in ("codex", "gemini", "copilot", "qwen", "opencode")]
+    if claude is None or None in found:
         return None
-    return Clients(claude[0], codex, claude[1], codex_version, gemini, gemini_version)
+    (codex, gemini, copilot, qwen, opencode) = (pair for pair in found if pair is not None)
+    return Clients(
+        claude[0], codex[0], claude[1], codex[1], gemini[0], gemini[1],
+        copilot[0], copilot[1], qwen[0], qwen[1], opencode[0], opencode[1],
+    )  # fmt: skip
 
 
 def install_clients() -> Clients | str:

@@ -1,8 +1,9 @@
-"""A scripted model behind the three wire protocols the real clients speak, on 127.0.0.1 only.
+"""A scripted model behind the four wire protocols the real clients speak, on 127.0.0.1 only.
 
 `FakeModel` serves the Anthropic Messages API (`POST /v1/messages`, SSE or JSON) for Claude Code, the
-OpenAI Responses API (`POST /v1/responses`, SSE) for Codex, and the Gemini API (`POST /v1beta/models/
-MODEL:streamGenerateContent?alt=sse`) for Gemini CLI. It records every request body and answers from a
+OpenAI Responses API (`POST /v1/responses`, SSE) for Codex, the OpenAI Chat Completions API (`POST
+.../chat/completions`, SSE or JSON) for the clients that speak it, and the Gemini API (`POST /v1beta/
+models/MODEL:streamGenerateContent?alt=sse`) for Gemini CLI. It records every request body and answers from a
 `Script`: a list of steps, each a list of tool calls (several calls in one step are a parallel batch),
 then a final text. Which step a request is at is read from the request itself: every call id the fake
 hands out carries its step (`toolu_main_s2_0`; Gemini's `functionCall.id`, which Gemini CLI keeps in
@@ -186,7 +187,7 @@ class FakeModel:
         if ":" in path.rsplit("/", 1)[-1] and not gemini:  # a Gemini side call: countTokens, generateContent
             self._reply_json(handler, 200, gemini_side_reply(path))
             return
-        if not gemini and not path.endswith(("/messages", "/responses")):
+        if not gemini and not path.endswith(("/messages", "/responses", "/chat/completions")):
             self._reply_json(handler, 404, {"error": {"type": "not_found_error", "message": path}})
             return
         script = self._script_for(body)
@@ -203,6 +204,8 @@ class FakeModel:
             ids = []
         if path.endswith("/messages"):
             anthropic_reply(handler, body, calls, ids, final)
+        elif path.endswith("/chat/completions"):
+            chat_reply(handler, body, calls, ids, final)
         elif gemini:
             gemini_reply(handler, calls, ids, final)
         else:
@@ -371,6 +374,61 @@ def responses_reply(
     send_sse(handler, events)
 
 
+# -- OpenAI Chat Completions API ------------------------------------------------------------------------
+
+
+def chat_message(calls: Sequence[Call], ids: Sequence[str], final: str) -> dict[str, Any]:
+    """The assistant's message: the step's calls as `tool_calls` (their ids carry the step), or the text."""
+    tool_calls = [
+        {
+            "id": f"call_{ident}",
+            "type": "function",
+            "function": {"name": call.tool, "arguments": json.dumps(dict(call.args))},
+        }
+        for call, ident in zip(calls, ids, strict=True)
+    ]
+    if tool_calls:
+        return {"role": "assistant", "content": None, "tool_calls": tool_calls}
+    return {"role": "assistant", "content": final}
+
+
+_CHAT_USAGE = {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}
+
+
+def chat_reply(
+    handler: BaseHTTPRequestHandler,
+    body: Mapping[str, Any],
+    calls: Sequence[Call],
+    ids: Sequence[str],
+    final: str,
+) -> None:
+    """One completion, streamed as chunks (a delta per tool call, each with its index) when the request
+    asks for a stream, else one JSON document."""
+    message = chat_message(calls, ids, final)
+    finish = "tool_calls" if calls else "stop"
+    head = {
+        "id": f"chatcmpl_{ids[0] if ids else 'final'}",
+        "created": 0,
+        "model": str(body.get("model", "m")),
+    }
+    if not body.get("stream"):
+        choice = {"index": 0, "message": message, "finish_reason": finish}
+        FakeModel._reply_json(
+            handler, 200, {**head, "object": "chat.completion", "choices": [choice], "usage": _CHAT_USAGE}
+        )
+        return
+    chunk = {**head, "object": "chat.completion.chunk"}
+    deltas: list[dict[str, Any]] = [{"role": "assistant", "content": message["content"] or ""}]
+    for index, tool_call in enumerate(message.get("tool_calls", [])):
+        deltas.append({"tool_calls": [{"index": index, **tool_call}]})
+    events: list[tuple[str, Mapping[str, Any]]] = [
+        ("", {**chunk, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}) for delta in deltas
+    ]
+    events.append(("", {**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]}))
+    events.append(("", {**chunk, "choices": [], "usage": _CHAT_USAGE}))
+    send_sse(handler, events, done=True)
+
+
 # -- Gemini API ------------------------------------------------------------------------------------------
 
 _GEMINI_USAGE = {"promptTokenCount": 100, "candidatesTokenCount": 10, "totalTokenCount": 110}
@@ -406,11 +464,18 @@ def gemini_side_reply(path: str) -> dict[str, Any]:
     return gemini_candidate([{"text": "{}"}])
 
 
-def send_sse(handler: BaseHTTPRequestHandler, events: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
-    """`events` as SSE; an event without a name (Gemini's stream) is a bare `data:` line."""
+def send_sse(
+    handler: BaseHTTPRequestHandler,
+    events: Sequence[tuple[str, Mapping[str, Any]]],
+    *,
+    done: bool = False,
+) -> None:
+    """`events` as SSE; an event without a name (Gemini's and Chat Completions' streams) is a bare `data:`
+    line; `done` closes the stream with Chat Completions' `data: [DONE]`."""
     data = "".join(
         (f"event: {name}\n" if name else "") + f"data: {json.dumps(payload)}\n\n" for name, payload in events
-    ).encode()
+    )
+    data = (data + ("data: [DONE]\n\n" if done else "")).encode()
     handler.send_response(200)
     handler.send_header("Content-Type", "text/event-stream")
     handler.send_header("Cache-Control", "no-cache")

@@ -57,6 +57,27 @@ def test_anthropic_stream_and_responses_stream() -> None:
     assert "response.completed" in responses
 
 
+def test_chat_completions_stream_and_document_carry_the_step_in_their_call_ids() -> None:
+    script = Script([[Call("read_file", {"path": "a"}), Call("bash", {"command": "ls"})]])
+    functions = [{"type": "function", "function": {"name": "read_file"}}]
+    with FakeModel([script]) as model:
+        url = f"{model.base_url}/v1/chat/completions"
+        stream = post(url, {"tools": functions, "messages": [], "stream": True})
+        chunks = [json.loads(line[6:]) for line in stream.splitlines() if line.startswith("data: {")]
+        calls = [c for chunk in chunks for ch in chunk["choices"] for c in ch["delta"].get("tool_calls", [])]
+        history = [{"role": "assistant", "tool_calls": [{"id": c["id"]} for c in calls]}]
+        document = json.loads(post(url, {"tools": functions, "messages": history}))
+    assert [(c["index"], c["id"], c["function"]["name"]) for c in calls] == [
+        (0, "call_main_s0_0", "read_file"),
+        (1, "call_main_s0_1", "bash"),
+    ]
+    assert json.loads(calls[1]["function"]["arguments"]) == {"command": "ls"}
+    assert stream.rstrip().endswith("data: [DONE]")
+    assert [ch["finish_reason"] for chunk in chunks for ch in chunk["choices"]][-1] == "tool_calls"
+    assert document["choices"][0]["message"] == {"role": "assistant", "content": "Done."}
+    assert document["choices"][0]["finish_reason"] == "stop"
+
+
 def test_a_runaway_client_is_refused() -> None:
     with FakeModel([Script([])], max_requests=1) as model:
         post(f"{model.base_url}/v1/messages", {"messages": []})
