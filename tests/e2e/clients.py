@@ -42,6 +42,7 @@ VENV_BIN = Path(sys.executable).parent
 # Variables of the caller that would leak its own agent setup, credentials or proxies into a client.
 _DROPPED_PREFIXES = (
     "ANTHROPIC_", "CLAUDE", "OPENAI_", "CODEX_", "GEMINI_", "GOOGLE_", "JITCTX_", "XDG_", "NODE_OPTIONS",
+    "COPILOT_", "GITHUB_", "GH_", "QWEN_", "DASHSCOPE_", "OPENCODE", "FACTORY_",
 )  # fmt: skip
 _DROPPED = {"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"}
 
