@@ -181,11 +181,13 @@ def codex_env(home: Path, state_dir: Path) -> dict[str, str]:
 CODEX_MODEL = "gpt-5.5"  # in Codex's bundled model list, so it offers apply_patch and exec_command
 
 
-def write_codex_config(home: Path, base_url: str, trusted: Path) -> Path:
-    """A config.toml that points Codex at the fake model and trusts the project (so its hooks load)."""
+def write_codex_config(home: Path, base_url: str, trusted: Path, extra: str = "") -> Path:
+    """A config.toml that points Codex at the fake model and trusts the project (so its hooks load);
+    `extra` goes at its top (top-level keys such as `project_doc_max_bytes`)."""
     codex_home = home / ".codex"
     codex_home.mkdir(parents=True, exist_ok=True)
     config = f"""\
+{extra}
 model = "{CODEX_MODEL}"
 model_provider = "e2e"
 approval_policy = "never"

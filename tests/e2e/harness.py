@@ -118,8 +118,9 @@ class Outcome:
         body = self.last(script)
         found = deliveries(body, marker)
         wanted = f"{times}x via {route or 'any route'}"
+        source = FILE_OF.get(marker, "a file the session changed")
         assert len(found) == times and all(route in (None, d.route) for d in found), (
-            f"{marker} ({FILE_OF[marker]}) in the last {script!r} request: expected {wanted}, "
+            f"{marker} ({source}) in the last {script!r} request: expected {wanted}, "
             f"got {len(found)}x {[str(d) for d in found]}\n{self.diagnose(body)}"
         )
 
@@ -191,10 +192,11 @@ def json_session_id(run: cl.Run) -> str | None:
 
 class CodexHarness(Harness):
     agent = "codex"
+    config = ""  # more of the user's config.toml (top-level keys)
 
     def run(self, prompt: str, scripts: Sequence[Script], *args: str, cwd: Path | None = None) -> Outcome:
         with FakeModel(scripts) as model:
-            cl.write_codex_config(self.home, model.base_url, self.root)
+            cl.write_codex_config(self.home, model.base_url, self.root, self.config)
             env = cl.codex_env(self.home, self.state_dir)
             command = [str(self.clients.codex), "exec", "--json", "--dangerously-bypass-hook-trust"]
             command += [*args, prompt]

@@ -235,3 +235,51 @@ def test_g_a_parallel_batch_never_sends_a_file_twice(claude: ClaudeHarness) -> N
     outcome.expect("JX-API-AGENTS", "hook")
     for marker in ("JX-RULE-API", "JX-TOOLS-CLAUDE", "JX-RULE-PYTHON", "JX-ROOT-AGENTS"):
         outcome.expect(marker)
+
+
+def test_h_each_version_of_each_file_arrives_once(claude: ClaudeHarness) -> None:
+    """(h) The model edits a loaded CLAUDE.md, creates one by Write and one by a shell, and changes a
+    loaded CLAUDE.md and a scoped rule with `sed -i`, twice: each version of each file reaches the model
+    exactly once, by whichever route (the client shows a change to a file it holds itself, and loads a
+    shell-created CLAUDE.md at its next Read there; what it does not bring, jitctx sends)."""
+    root = claude.root
+
+    def sed(old: str, new: str, path: str) -> list[Call]:
+        return [Call("Bash", {"command": f"sed -i 's/{old}/{new}/' {path}"})]
+
+    shell_made = "mkdir -p src/sh && printf 'X = 1\\n' > src/sh/x.py"
+    shell_made += " && printf '# Shell\\n\\nJX-SHELL-NEW: quote variables.\\n' > src/sh/CLAUDE.md"
+    steps = [
+        [Call("Read", {"file_path": str(root / "src/ui/Footer.tsx")})],
+        [
+            Call(
+                "Edit",
+                {
+                    "file_path": str(root / "src/ui/CLAUDE.md"),
+                    "old_string": "JX-UI-CLAUDE: components",
+                    "new_string": "JX-UI-V2: components",
+                },
+            )
+        ],
+        [
+            Call(
+                "Write",
+                {"file_path": str(root / "src/api/CLAUDE.md"), "content": "JX-API-NEW: no globals.\n"},
+            )
+        ],
+        [Call("Bash", {"command": shell_made})],
+        [Call("Read", {"file_path": str(root / "src/sh/x.py")})],
+        sed("JX-RULE-COMPONENTS: function", "JX-COMP-V2: function", ".claude/rules/components.md"),
+        [Call("Bash", {"command": "echo 'export const N = 1;' > src/ui/New.tsx"})],
+        sed("JX-UI-V2: components", "JX-UI-V3: components", "src/ui/CLAUDE.md"),
+        sed("JX-COMP-V2: function", "JX-COMP-V3: function", ".claude/rules/components.md"),
+        [Call("Bash", {"command": "echo 'export const M = 1;' > src/ui/New2.tsx"})],
+    ]
+    outcome = claude.run("Work on the rules.", [Script(steps)])
+    assert "JX-COMP-V3" in (root / ".claude/rules/components.md").read_text()
+    for marker in (
+        "JX-UI-CLAUDE", "JX-UI-V2", "JX-UI-V3", "JX-API-NEW", "JX-SHELL-NEW",
+        "JX-RULE-COMPONENTS", "JX-COMP-V2", "JX-COMP-V3",
+    ):  # fmt: skip
+        outcome.expect(marker)
+    outcome.expect("JX-SHELL-NEW", "client")  # its next Read brought it: jitctx left it to the client

@@ -10,6 +10,7 @@ import contextlib
 import os
 import signal
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -58,6 +59,49 @@ def test_j_exec_with_a_workdir_in_a_subdirectory(codex: CodexHarness) -> None:
     outcome.expect("JX-ROOT-AGENTS", "client")
     outcome.expect("JX-API-AGENTS", "hook")
     outcome.expect("JX-RULE-API", "hook")
+
+
+OVERRIDE = "# API override\n\nJX-API-OVERRIDE: handlers are frozen this week.\n"
+
+
+def test_k_an_override_stands_in_for_agents_md_beside_it(codex: CodexHarness) -> None:
+    """(k) src/api holds AGENTS.override.md beside AGENTS.md: Codex reads the override alone in that
+    directory, and so does jitctx: a touch there sends the override, never the AGENTS.md it replaces."""
+    (codex.root / "src/api/AGENTS.override.md").write_text(OVERRIDE, encoding="utf-8")
+    outcome = codex.run("Show the users.", [Script([[Call("shell", {"command": "cat src/api/users.ts"})]])])
+    assert "JX-API-OVERRIDE" in str(outcome.last()), outcome.diagnose(outcome.last())
+    assert len([d for d in _deliveries(outcome, "JX-API-OVERRIDE") if d.route == "hook"]) == 1
+    outcome.expect("JX-API-AGENTS", times=0)
+    outcome.expect("JX-RULE-API", "hook")
+
+
+def test_k_started_where_an_override_is_codex_holds_it_itself(codex: CodexHarness) -> None:
+    """(k) Started in src/api, Codex loads the root AGENTS.md and src/api's override itself (not the
+    AGENTS.md beside it); jitctx sends neither, nor the AGENTS.md the override stands in for."""
+    (codex.root / "src/api/AGENTS.override.md").write_text(OVERRIDE, encoding="utf-8")
+    outcome = codex.run(
+        "Show the users.",
+        [Script([[Call("shell", {"command": "cat users.ts"})]])],
+        cwd=codex.root / "src/api",
+    )
+    assert [d.route for d in _deliveries(outcome, "JX-API-OVERRIDE")] == ["client"], outcome.diagnose()
+    outcome.expect("JX-ROOT-AGENTS", "client")
+    outcome.expect("JX-API-AGENTS", times=0)
+
+
+def test_l_what_codex_cuts_past_project_doc_max_bytes_comes_from_jitctx(codex: CodexHarness) -> None:
+    """(l) `project_doc_max_bytes = 20`: Codex keeps the first 20 bytes of the root AGENTS.md and cuts
+    the rest (its rule among them); jitctx sends the whole file, so the rule arrives once."""
+    codex.config = "project_doc_max_bytes = 20"
+    outcome = codex.run("Hello.", [Script([])])
+    assert "# Agents" in str(outcome.last())  # Codex's own cut head is there
+    outcome.expect("JX-ROOT-AGENTS", "hook")
+
+
+def _deliveries(outcome: object, marker: str) -> list[Any]:
+    from tests.e2e.evidence import deliveries
+
+    return deliveries(outcome.last(), marker)  # type: ignore[attr-defined]
 
 
 def test_parallel_calls_never_send_a_file_twice(codex: CodexHarness) -> None:

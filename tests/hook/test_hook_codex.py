@@ -123,6 +123,26 @@ def test_codex_config_fallback_names_and_budget(
     ]
 
 
+def test_what_codex_cuts_past_its_budget_is_sent(
+    services: Path, call_hook: Any, answers: Any, tmp_path: Path
+) -> None:
+    """Codex reads its files from the root down within `project_doc_max_bytes` and drops or cuts the
+    rest: started in svc/a, a root AGENTS.md that fills the budget leaves svc/a's to jitctx."""
+    codex_home = tmp_path / "codex-home"
+    codex_home.mkdir()
+    (codex_home / "config.toml").write_text("project_doc_max_bytes = 64\n")
+    (services / "AGENTS.md").write_text("# Root guide\n" + "Keep the build green.\n" * 2)  # 55 bytes
+    environ = {"CODEX_HOME": str(codex_home)}
+    cwd = services / "svc" / "a"
+    start = call_hook(
+        "codex", codex_event(cwd, "SessionStart", source="startup"), use_git=False, environ=environ
+    )
+    assert answers.sent(start) == ["svc/a/AGENTS.md"]  # 55 + 18 bytes: past 64, Codex cut it
+    (codex_home / "config.toml").write_text("")  # the default 32 KiB holds both
+    again = codex_event(cwd, "SessionStart", source="startup", session_id="cx2")
+    assert call_hook("codex", again, use_git=False, environ=environ) == {}
+
+
 def test_codex_profile_follows_its_config(tmp_path: Path) -> None:
     from jitctx.clients import all_clients
 

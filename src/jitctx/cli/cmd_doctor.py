@@ -10,7 +10,7 @@ from pathlib import Path
 
 from jitctx.cli.common import add_json, add_root, print_json, table
 from jitctx.cli.state import add_state_dir, state_dir
-from jitctx.clients.checks import OK, PROBLEM, WARN, Check
+from jitctx.clients.checks import OK, PROBLEM, SKIP, WARN, Check
 from jitctx.errors import UsageError
 
 HELP = """\
@@ -28,6 +28,9 @@ Checks, for Claude Code and Codex:
                plugin's hooks count as installed hooks
 and for jitctx itself: the state dir is a directory of yours, 0700 and writable, and the hook log
 (<state dir>/hook.log) has no errors from the last 24 hours.
+  drift        per client release, from the transcripts of the last 7 days (20 sessions at most):
+               files that reached the model twice, or that jitctx counted as loaded by the client
+               and never arrived (a warning; `jitctx stats --drift` lists them)
 
 Exit 0 when nothing is wrong, 1 when a check found a problem, 2 on a usage error. Warnings (a folder
 Codex never asked about, hooks in two scopes) do not change the exit code.
@@ -38,6 +41,8 @@ examples:
 """
 
 LOG_TAIL_BYTES = 64 * 1024
+# The drift check reads the transcripts of the newest sessions only: doctor should answer in a moment.
+DRIFT_DAYS, DRIFT_SESSIONS = 7, 20
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -74,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
     state = state_dir(args)
     from jitctx.clients.checks import hook_log_check, state_dir_check
 
+    checks.extend(_drift_checks(state, home))  # after the clients' own checks: a line per release
     checks.append(state_dir_check(state, os.getuid()))
     checks.append(hook_log_check(_log_tail(state / "hook.log"), state / "hook.log", time.time()))
     problems = sum(c.status == PROBLEM for c in checks)
@@ -94,6 +100,23 @@ def _root(root_arg: str | None) -> str:
     from jitctx.profiles import ROOT_MARKERS
 
     return find_root(os.getcwd(), ROOT_MARKERS)
+
+
+def _drift_checks(state: Path, home: str | None) -> list[Check]:
+    """The drift of the newest sessions, from the clients' transcripts; warnings only, never a problem:
+    a client release loading differently from what jitctx expects costs context, not correctness."""
+    from datetime import UTC, datetime, timedelta
+
+    from jitctx.cli.drift_report import drift_checks, drift_report
+    from jitctx.errors import JitctxError
+
+    window = f"of the last {DRIFT_DAYS} days"
+    since = datetime.now(UTC) - timedelta(days=DRIFT_DAYS)
+    try:
+        report = drift_report(state / "events", since=since, limit=DRIFT_SESSIONS, home=home)
+    except (JitctxError, OSError) as exc:
+        return [Check("jitctx", "drift", SKIP, f"the event log could not be read: {exc}")]
+    return drift_checks(report, window)
 
 
 def _log_tail(path: Path) -> str | None:

@@ -15,6 +15,7 @@ from jitctx.cli.state import readable_events_dir
 from jitctx.errors import UsageError
 
 if TYPE_CHECKING:
+    from jitctx.cli.drift_report import DriftReport
     from jitctx.telemetry.stats import Stats
 
 UNUSED = 10  # skills never called, named on the line after the table
@@ -27,11 +28,16 @@ How to read the figures:
                        broken.
   waste rate           scope skips / rules scanned: scope checks that found nothing to load.
   cumulative bytes     per session, the most its context carried; P50/P95/MAX over sessions.
+  bytes, size          a file's body as the agent receives it (frontmatter left out), as in
+                       startup, touch and budget; `jitctx provenance` measures the whole file.
   predate the log      sessions known only from Claude Code's own load records, without jitctx's
                        discovery records; they are not in the hit rate.
   skills used          calls of Claude Code's Skill tool, per skill and project; skills of those
                        projects' .claude/skills that the model never called in the window are
                        listed after them (a skill typed as /name is no tool call and not counted).
+  drift (--drift)      read from the clients' own transcripts, per client release: a file whose
+                       same text reached the model twice since the last compaction (via: who sent
+                       it), and one jitctx counted as loaded by the client that never arrived.
 The window comes first: the same command over another window gives other numbers.
 
 examples:
@@ -39,6 +45,7 @@ examples:
   jitctx stats --since 7d --by-file
   jitctx stats --session 61da82e1 --json
   jitctx stats --html stats.html      # one self-contained page with a plot; opens offline
+  jitctx stats --drift                # per client release: files sent twice, or never arrived
 """
 
 
@@ -48,6 +55,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--by-file", action="store_true", help="show the whole leaderboard of files")
     parser.add_argument("--html", metavar="FILE", help="also write a self-contained HTML page with a plot")
     parser.add_argument("--workers", type=int, metavar="N", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--drift",
+        action="store_true",
+        help="also read the clients' transcripts: per release, files that reached the model twice "
+        "and files counted as loaded by the client that never arrived",
+    )
     add_json(parser)
 
 
@@ -66,16 +79,32 @@ def run(args: argparse.Namespace) -> int:
     unused = unused_skills(stats)
     if args.html:
         _write_html(stats, Path(args.html), unused)
+    drift = _drift(args, directory, since) if args.drift else None
     if args.json:
         from jitctx.reports.stats import stats_document
 
-        print_json(stats_document(directory, stats, unused))
+        document = stats_document(directory, stats, unused)
+        if drift is not None:
+            document["drift"] = drift.to_json()
+        print_json(document)
     else:
         _print(stats, by_file=args.by_file, unused=unused)
+        if drift is not None:
+            from jitctx.cli.drift_report import drift_lines
+
+            print()
+            print("\n".join(drift_lines(drift)))
     report_skips(_Report(stats), directory, stats.window.records > 0, args.session, since)
     if stats.window.invalid:
         warn(f"{count(stats.window.invalid, 'record')} had fields of the wrong type and were left out")
     return 0
+
+
+def _drift(args: argparse.Namespace, directory: Path, since: datetime | None) -> DriftReport:
+    from jitctx.cli.drift_report import drift_report
+    from jitctx.cli.state import user_home
+
+    return drift_report(directory, since=since, session=args.session, home=user_home())
 
 
 class _Report:

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from jitctx.clients.checks import Check
     from jitctx.clients.event import HookEvent
     from jitctx.clients.settings_file import HookEntry
+    from jitctx.clients.transcript_drift import SessionDrift
     from jitctx.profiles import Profile
 
 
@@ -78,10 +79,16 @@ class Client:
     # Does the client rebuild a resumed conversation without its opening prompt, losing what jitctx sent at
     # the session's start (Gemini CLI 0.61)? Then the first resume sends those files again.
     resume_drops_start: bool = False
+    # Does the client hold a SessionStart answer in the system prompt it rebuilds on every run (Qwen Code
+    # 0.24)? Then every resume, not only the first, sends those files again.
+    start_answer_per_run: bool = False
     # The client's own modules an event imports, loaded by the warm daemon before it serves.
     preload: tuple[str, ...] = ()
     # Said after `install` (the trust step the client needs before it runs a hook), or "".
     install_note: str = ""
+    # Are the client's hooks a file of jitctx's own that the client loads (a plugin), at `settings_path`,
+    # rather than entries in a settings file? Then `install_file` writes and removes it.
+    hooks_file: bool = False
 
     # -- what it reads -----------------------------------------------------------------------------------
 
@@ -148,6 +155,19 @@ class Client:
         `holds(path, display, text) -> bool`), or None when it shows nothing."""
         return None
 
+    def drift(
+        self,
+        session_id: str,
+        root: str,
+        host_loaded: Sequence[str],
+        home: str | None,
+        environ: Mapping[str, str],
+    ) -> SessionDrift | None:
+        """What the client's own transcript of a session shows against jitctx's records of it: files that
+        reached the model more than once, and `host_loaded` files (those jitctx took the client to load)
+        it never showed loading. None when the client keeps no transcript jitctx reads."""
+        return None
+
     def after_tool_calls(self, context: Any, calls: Sequence[Mapping[str, Any]]) -> None:
         """Telemetry beyond discovery for a tool event (Claude Code's skill uses); never changes the
         answer, and raising here is only logged."""
@@ -165,6 +185,11 @@ class Client:
         from jitctx.clients import settings_file
 
         return settings_file.install(data, self.entries(), command, self.name)
+
+    def install_file(self, path: Path, command: str | None, state: Path, dry_run: bool) -> Any:
+        """For a client with `hooks_file`: write its hook file running `command` at `path`, or remove it
+        (None). Returns what changed: `changes`, `changed`, `backup`, `diff`, `removed`."""
+        raise NotImplementedError
 
     def doctor(self, root: str, home: str | None, environ: Mapping[str, str]) -> tuple[list[Check], bool]:
         """Checks of this client's setup, and whether jitctx's hooks are installed for it anywhere."""

@@ -134,7 +134,11 @@ class Engine:
                 # files, so everything else the session held goes out again.
                 loads = session.after_compaction(host_reloads=context.host_files.at_startup)
                 context.log_startup(session, loads, signals=("compact",))
-            elif source == "resume" and self.client.resume_drops_start and not context.start_resent():
+            elif (
+                source == "resume"
+                and self.client.resume_drops_start
+                and (self.client.start_answer_per_run or not context.start_resent())
+            ):
                 loads = self._start_again(session, context)
                 context.log_startup(session, loads, signals=("resume",))
                 answer = self._hand_over(self.client.render(event.name, context.fit(loads)))
@@ -202,22 +206,69 @@ class Engine:
                 if os.path.realpath(load.file.path) in touched.written
                 or not _held(context, load, touched.followed[path], touched.shown.get(path), parents)
             ]
+            if touched.shell_written:
+                later = self._left_to_the_client(event, context, session, sent, touched.shell_written)
+                sent = [load for load in sent if load not in later]
+                step = replace(step, loaded=tuple(load for load in step.loaded if load not in later))
             if sent and channel == "main":  # a sub-agent's context holds nothing of the main thread's
                 sent = self._not_delivered_yet(event, sent)
+            sent = context.without_twins(session, channel, sent)
             context.log_discovery(session, step, sent, channel)
             loads.extend(sent)
             text = context.fit(loads, dropped_notes(step.dropped))
             return self._hand_over(self.client.render(event.name, text))
 
+    def _evidence(self, event: HookEvent) -> Any:
+        """The client's transcript evidence (None: none to read), read once per event: a session's first
+        call filters twice."""
+        if self.delivered == ():
+            self.delivered = self.client.delivered(event.transcript)
+        return self.delivered
+
     def _not_delivered_yet(self, event: HookEvent, sent: list[Load]) -> list[Load]:
         """`sent` without what the client's transcript shows already reached the model (the client's own
-        loads it reported nowhere else; jitctx's answers whose session state was never saved)."""
-        if self.delivered == ():  # read once per event: a session's first call filters twice
-            self.delivered = self.client.delivered(event.transcript)
-        seen = self.delivered
+        loads it reported nowhere else, or its notes of a file changed on disk; jitctx's answers whose
+        session state was never saved)."""
+        seen = self._evidence(event)
         if seen is None:
             return sent
         return [load for load in sent if not seen.holds(load.file.path, load.file.display, load.file.text)]
+
+    def _left_to_the_client(
+        self, event: HookEvent, context: EventContext, session: Session, sent: list[Load], written: set[str]
+    ) -> list[Load]:
+        """The loads of instruction files a shell command of this event created or changed that the
+        client brings by itself, with their imports; they are forgotten, so that the next touch there
+        decides again, from what the client was seen doing by then.
+
+        * Created: the client never saw the file written, so it loads it as a new file at its next
+          followed touch there (seen with Claude Code 2.1.197 and 2.1.332: the next Read brings a
+          shell-created CLAUDE.md as its own nested load). A touch it does not follow sends it.
+        * Changed: a file in the client's file state (one it loaded, read or edited) is shown changed
+          by the client itself before its next request ("... was modified, either by the user or by a
+          linter"). Where it does not show the whole new text, the next touch sends it.
+
+        Sent now as well, either would reach the model twice. Only the main channel: the transcript's
+        evidence is the main thread's."""
+        main = event.channel == "main"
+        seen = self._evidence(event) if main else None
+        held = {
+            load.file.display
+            for load in sent
+            if load.reason is not LoadReason.INCLUDE
+            and os.path.realpath(load.file.path) in written
+            and (
+                seen is not None and seen.shows_changes(load.file.path)
+                if load.updated
+                else context.host_files.host.native_jit and context.host_files.after_tool(load.file, True)
+            )
+        }
+        later = [load for load in sent if load.file.display in held or load.parent in held]
+        state = session.channels.get(event.channel)
+        for load in later:
+            if state is not None:
+                state.forget(load.file.path)
+        return later
 
     def _record_host_load(self, payload: Mapping[str, Any]) -> None:
         """The client's own load, into the same event log (a sub-agent's when `agent_id` is set)."""

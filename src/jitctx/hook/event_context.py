@@ -63,6 +63,7 @@ class EventContext:
         host = client.host_profile(self.project.root, environ, self.project.home, follower)
         self.host_files = HostFiles(host, self.project.root, self.cwd, self.project.home)
         self._events: EventStore | None = None
+        self.twins: dict[str, str] = {}  # display left out -> the display of its twin (`without_twins`)
 
     def _forked_from(self, transcript: object) -> str | None:
         """The saved session this one's conversation was copied from (Claude Code's `--fork-session`),
@@ -150,9 +151,37 @@ class EventContext:
         startup = session.startup(
             channel, left_to_host=lambda load: self.host_files.loads_later(load, parents)
         )
-        sent = self.outgoing(startup.loaded, None)
+        sent = self.without_twins(session, channel, self.outgoing(startup.loaded, None))
         self.log_startup(session, sent, signals=startup.signals, startup=startup, channel=channel)
         return sent
+
+    def without_twins(self, session: Session, channel: str, loads: list[Load]) -> list[Load]:
+        """`loads` without twins: a file whose body is the text of another file the channel holds (the
+        client's own load or one sent before) or of one sent earlier in this answer (`.claude/rules/a.md`
+        and `.cursor/rules/a.mdc` with one text). Kept as held, so it is not tried again; each left-out
+        file is named, with its twin, in the event's record (`twins`)."""
+        from jitctx.twins import normalized_body
+
+        state = session.channels.get(channel)
+        if state is None or not loads:
+            return loads
+        outgoing = {load.file.path for load in loads}
+        holders: dict[str, str] = {}  # body -> the display of a file that holds it
+        for path, file in state.blocks.items():
+            body = normalized_body(file.text)
+            if body and path not in outgoing:
+                holders.setdefault(body, file.display)
+        kept = []
+        for load in loads:
+            body = normalized_body(load.file.text)
+            twin = holders.get(body) if body else None
+            if twin is not None and twin != load.file.display:
+                self.twins[load.file.display] = twin
+                continue
+            if body:
+                holders.setdefault(body, load.file.display)
+            kept.append(load)
+        return kept
 
     def fit(self, loads: list[Load], notes: Sequence[str] = ()) -> str:
         return fit_with_notes(loads, notes, self.engine.env.limit)
@@ -160,6 +189,9 @@ class EventContext:
     # -- telemetry: what jitctx sent; what the host loaded itself arrives through InstructionsLoaded ------
 
     def _append(self, record: dict[str, Any]) -> None:
+        if self.twins:
+            record["twins"] = dict(self.twins)
+            self.twins.clear()
         if self._events is None:
             self._events = self.engine.event_store()
         self._events.append(record)

@@ -48,6 +48,7 @@ class HostFiles:
             if not any(os.path.lexists(os.path.join(root, *d.split("/"), unless)) for d in self.cwd_chain)
         )
         self.dir_names = sorted((*host.dir_files, *fallbacks, *host.local_files), key=len, reverse=True)
+        self._budget_ends: dict[str, int] | None = None  # `_ends_on_chain`, once asked for
 
     # -- what kind of file is it, for this host? --------------------------------------------------------
 
@@ -125,8 +126,41 @@ class HostFiles:
         if kind == "dir_rule":
             return not file.conditional and directory in self.cwd_chain
         if kind == "dir":
-            return directory in self.cwd_chain
+            return directory in self.cwd_chain and self._within_budget(file, directory)
         return False
+
+    def _within_budget(self, file: InstructionFile, directory: str | None) -> bool:
+        """A host that keeps its files from the root down within a byte budget and drops or cuts the rest
+        (Codex, `project_doc_max_bytes`) holds a file only when everything up to its end fits: what it
+        cut or dropped is jitctx's to send (a cut file whole: its head may arrive twice, no rule is lost)."""
+        if self.host.truncation != "root-first" or directory is None:
+            return True
+        if self._budget_ends is None:
+            self._budget_ends = self._ends_on_chain()
+        end = self._budget_ends.get(os.path.realpath(file.path))
+        return end is None or end <= self.host.max_bytes
+
+    def _ends_on_chain(self) -> dict[str, int]:
+        """Real path -> the byte at which the host's text of it ends, for the host's files from the root
+        down to the cwd (one per directory where the host reads only the first), empty files skipped."""
+        ends: dict[str, int] = {}
+        total = 0
+        for directory in sorted(self.cwd_chain, key=lambda d: (d.count("/"), d) if d else (-1, d)):
+            base = os.path.join(self.root, *directory.split("/")) if directory else self.root
+            names = self.host.dir_files
+            if self.host.first_match_per_dir:
+                first = self._first(directory)
+                names = (first,) if first is not None else ()
+            for name in names:
+                path = os.path.join(base, name)
+                try:
+                    size = os.stat(path).st_size if os.path.isfile(path) else 0
+                except OSError:
+                    size = 0
+                if size:
+                    total += size
+                    ends[os.path.realpath(path)] = total
+        return ends
 
     def after_tool(self, file: InstructionFile, followed: bool) -> bool:
         """Does the host hold this file after a call that brought it into scope (`followed`: a call whose

@@ -21,6 +21,8 @@ class Touched:
         self.followed: dict[str, bool] = {}
         # Paths a call wrote that the client leaves out as instructions (it holds them as its own edit).
         self.written: set[str] = set()
+        # Real paths a shell command of the event wrote: files the client has neither read nor edited.
+        self.shell_written: set[str] = set()
         # Per path, the files the client's own result showed it loading (None: no such evidence).
         self.shown: dict[str, frozenset[str] | None] = {}
         self.label = "prompt"
@@ -38,11 +40,16 @@ class Touched:
     def add_call(
         self, tool_name: str, tool_input: Mapping[str, Any], shown: frozenset[str] | None = None
     ) -> None:
-        from jitctx.touched import affected_paths
+        from jitctx.touched import affected_paths, shell_writes
 
         paths = [placed(self.cwd, p) for p in affected_paths(tool_name, tool_input)]
         if not paths:
             return
+        for written in shell_writes(tool_name, tool_input):
+            try:
+                self.shell_written.add(os.path.realpath(placed(self.cwd, written)))
+            except ValueError:  # a name the OS refuses (a lone surrogate, a NUL): discovery notes it
+                continue
         self._names.append(tool_name)
         self.label = "+".join(dict.fromkeys(self._names))
         follows = self.follower.follows(tool_name, tool_input)

@@ -92,34 +92,62 @@ def many_files_tool(tool_input: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
-def shell_tool(*command_fields: str, workdir_fields: tuple[str, ...] = ()) -> Declaration:
+def _shell_command(tool_input: Mapping[str, Any], command_fields: tuple[str, ...]) -> str | list[str] | None:
+    command = next((tool_input[f] for f in command_fields if f in tool_input), None)
+    if isinstance(command, list) and command and all(isinstance(a, str) for a in command):
+        return command
+    return command if isinstance(command, str) else None
+
+
+def _under(workdir: str | None, paths: tuple[str, ...]) -> tuple[str, ...]:
+    if not workdir:
+        return paths
+    return tuple(dict.fromkeys(posixpath.join(workdir, p) for p in paths))
+
+
+class ShellTool:
     """A shell tool: what its command (a string, or an argv list) certainly reads or writes, under its
-    workdir."""
+    workdir (`__call__`), and what it certainly writes (`writes`)."""
 
-    def declaration(tool_input: Mapping[str, Any]) -> tuple[str, ...]:
-        import shlex
+    def __init__(self, *command_fields: str, workdir_fields: tuple[str, ...] = ()) -> None:
+        self.command_fields = command_fields
+        self.workdir_fields = workdir_fields
+        self.__doc__ = f"read and write targets of {' or '.join(repr(f) for f in command_fields)}"
 
+    def __call__(self, tool_input: Mapping[str, Any]) -> tuple[str, ...]:
         from jitctx.touched.bash import shell_targets
         from jitctx.touched.patch import shell_patch_targets
 
-        command = next((tool_input[f] for f in command_fields if f in tool_input), None)
-        if isinstance(command, list) and command and all(isinstance(a, str) for a in command):
-            paths = shell_patch_targets(command)
-            if paths is None:
-                paths = shell_targets(shlex.join(command))
-        elif isinstance(command, str):
-            paths = shell_patch_targets(command)
-            if paths is None:
-                paths = shell_targets(command)
-        else:
+        command = _shell_command(tool_input, self.command_fields)
+        if command is None:
             return ()
-        workdir = _text(tool_input, *workdir_fields)
-        if not workdir:
-            return paths
-        return tuple(dict.fromkeys(posixpath.join(workdir, p) for p in paths))
+        paths = shell_patch_targets(command)
+        if paths is None:
+            paths = shell_targets(command if isinstance(command, str) else _joined(command))
+        return _under(_text(tool_input, *self.workdir_fields), paths)
 
-    declaration.__doc__ = f"read and write targets of {' or '.join(repr(f) for f in command_fields)}"
-    return declaration
+    def writes(self, tool_input: Mapping[str, Any]) -> tuple[str, ...]:
+        """The paths the command certainly writes (a patch run through the shell: the files it names)."""
+        from jitctx.touched.bash import write_targets
+        from jitctx.touched.patch import shell_patch_targets
+
+        command = _shell_command(tool_input, self.command_fields)
+        if command is None:
+            return ()
+        paths = shell_patch_targets(command)
+        if paths is None:
+            paths = write_targets(command if isinstance(command, str) else _joined(command))
+        return _under(_text(tool_input, *self.workdir_fields), paths)
+
+
+def _joined(argv: list[str]) -> str:
+    import shlex
+
+    return shlex.join(argv)
+
+
+def shell_tool(*command_fields: str, workdir_fields: tuple[str, ...] = ()) -> ShellTool:
+    return ShellTool(*command_fields, workdir_fields=workdir_fields)
 
 
 def apply_patch_tool(tool_input: Mapping[str, Any]) -> tuple[str, ...]:

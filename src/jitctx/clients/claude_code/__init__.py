@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from jitctx.clients.checks import Check
     from jitctx.clients.claude_code.transcript import Release
     from jitctx.clients.settings_file import HookEntry
+    from jitctx.clients.transcript_drift import SessionDrift
     from jitctx.profiles import Profile
 
 
@@ -107,12 +108,13 @@ class ClaudeCode(Client):
         self, every_format: Profile, root: str, environ: Mapping[str, str], home: str | None
     ) -> Profile:
         # A nested CLAUDE.md loads whatever its `paths:` say, or jitctx would skip it where Claude Code
-        # loads it, and send it again later.
+        # loads it, and send it again later. Globs are matched as Claude Code matches them, so that the
+        # hook and `explain`/`lint`/`touch --agent claude-code` agree on every rule.
         from dataclasses import replace
 
-        from jitctx.clients.claude_code.profile import OWN_FILES
+        from jitctx.clients.claude_code.profile import OWN_FILES, PROFILE
 
-        return replace(every_format, unscoped_files=OWN_FILES)
+        return replace(every_format, unscoped_files=OWN_FILES, glob_dialect=PROFILE.glob_dialect)
 
     def host_profile(
         self, root: str, environ: Mapping[str, str], home: str | None, follower: Follower | None = None
@@ -134,6 +136,18 @@ class ClaudeCode(Client):
         from jitctx.clients.claude_code.evidence import delivered
 
         return delivered(transcript)
+
+    def drift(
+        self,
+        session_id: str,
+        root: str,
+        host_loaded: Sequence[str],
+        home: str | None,
+        environ: Mapping[str, str],
+    ) -> SessionDrift | None:
+        from jitctx.clients.claude_code.drift import session_drift
+
+        return session_drift(session_id, root, host_loaded, home, environ)
 
     def transcript_text(self, transcript: object) -> bytes | None:
         from jitctx.clients.claude_code.transcript import transcript_text

@@ -9,6 +9,9 @@ Seen with 2.1.197 and 2.1.332, as `{"type": "attachment", "attachment": {...}}` 
 * `nested_memory`: a nested CLAUDE.md, an import or a `.claude/rules` file the client loaded after a tool
   call (`path`, `content.content` its text, `content.rawContent` with frontmatter);
 * `instructions` (2.1.332): the files it loaded at start (`files[].path`, `files[].content`);
+* `edited_text_file`: a file of its file state that changed on disk (`filename`, `snippet`: its lines
+  numbered, the whole text for a small file); the assistant's Read, Write, Edit and MultiEdit calls
+  (`file_path`) enter that state too;
 * `hook_additional_context`: a hook's context (`content[]` the texts, `hookName`); the agents-md plugin's
   loads are framed `Contents of /abs/path:` there (hookName `tool.call`), jitctx's `Contents of DISPLAY (`.
 
@@ -23,7 +26,9 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 TAIL_BYTES = 2 * 1024 * 1024
 
@@ -35,6 +40,14 @@ class Delivered:
 
     client: dict[str, set[str]] = field(default_factory=dict)
     blocks: list[tuple[str, str]] = field(default_factory=list)
+    # Real paths in the client's file state: files it loaded, read, wrote or edited. When one changes on
+    # disk by other hands (a shell's `sed -i`), the client shows the change itself before its next
+    # request ("... was modified, either by the user or by a linter", an `edited_text_file` record) —
+    # not always: 2.1.332 showed a rule's first change, not its second.
+    tracked: set[str] = field(default_factory=set)
+
+    def shows_changes(self, path: str) -> bool:
+        return os.path.realpath(path) in self.tracked
 
     def holds(self, path: str, display: str, text: str) -> bool:
         """Is this very version of the file (`text`) in the conversation already, from the client or a
@@ -73,36 +86,81 @@ def _tail(path: object) -> bytes | None:
     return data[: data.rfind(b"\n") + 1]  # the last may be half written
 
 
-def _texts(content: object) -> set[str]:
-    found = set()
+def _texts(content: object) -> tuple[str, ...]:
+    """A load's texts, stripped: the text the client loaded first, then its raw text (frontmatter and
+    all) when the record has one."""
+    found: list[str] = []
     if isinstance(content, dict):
         for key in ("content", "rawContent"):
             if isinstance(content.get(key), str):
-                found.add(content[key].strip())
+                found.append(content[key].strip())
     elif isinstance(content, str):
-        found.add(content.strip())
-    return found
+        found.append(content.strip())
+    return tuple(found)
 
 
-def _record(line: bytes, seen: Delivered) -> None:
+class Sighting(NamedTuple):
+    """One thing a main-thread record shows. `kind`: "client" (the client loaded the real path `key`,
+    `texts` its text), "changed" (the client showed the new text of the file `key` after it changed on
+    disk), "block" (a hook's block: `key` its header, `texts` its body) or "tracked" (`key` entered the
+    client's file state; no text)."""
+
+    kind: str
+    key: str
+    texts: tuple[str, ...] = ()
+
+
+def main_record(line: bytes) -> dict[str, Any] | None:
+    """A transcript line as a record of the main thread; None for a sub-agent's record or a line that
+    is not a whole JSON object (the last may be half written)."""
     try:
         record = json.loads(line)
     except ValueError:
-        return
+        return None
     if not isinstance(record, dict) or record.get("isSidechain") is True:
+        return None
+    return record
+
+
+def _record(line: bytes, seen: Delivered) -> None:
+    record = main_record(line)
+    if record is None:
+        return
+    for sighting in sightings(record):
+        if sighting.kind == "tracked":
+            seen.tracked.add(sighting.key)
+        elif sighting.kind == "block":
+            seen.blocks.append((sighting.key, sighting.texts[0]))
+        else:
+            seen.client.setdefault(sighting.key, set()).update(sighting.texts)
+
+
+def sightings(record: dict[str, Any]) -> Iterator[Sighting]:
+    """What one main-thread record shows reached the model or entered the client's file state (the
+    one reading of these records: the hook's `delivered` and `drift`'s report both go through it)."""
+    if record.get("type") == "assistant":
+        yield from _tool_uses(record)
         return
     attachment = record.get("attachment")
     if record.get("type") != "attachment" or not isinstance(attachment, dict):
         return
     kind = attachment.get("type")
+    if kind in ("edited_text_file", "file") and isinstance(attachment.get("filename"), str):
+        path = os.path.realpath(attachment["filename"])
+        yield Sighting("tracked", path)
+        whole = _numbered_whole(attachment.get("snippet")) if kind == "edited_text_file" else None
+        if whole is not None:
+            yield Sighting("changed", path, (whole, _body(whole)))
     if kind == "nested_memory" and isinstance(attachment.get("path"), str):
-        texts = _texts(attachment.get("content"))
-        seen.client.setdefault(os.path.realpath(attachment["path"]), set()).update(texts)
+        path = os.path.realpath(attachment["path"])
+        yield Sighting("client", path, _texts(attachment.get("content")))
+        yield Sighting("tracked", path)
     elif kind == "instructions" and isinstance(attachment.get("files"), list):
         for entry in attachment["files"]:
             if isinstance(entry, dict) and isinstance(entry.get("path"), str):
-                texts = _texts(entry.get("content"))
-                seen.client.setdefault(os.path.realpath(entry["path"]), set()).update(texts)
+                path = os.path.realpath(entry["path"])
+                yield Sighting("client", path, _texts(entry.get("content")))
+                yield Sighting("tracked", path)
     elif kind == "hook_additional_context" and isinstance(attachment.get("content"), list):
         for text in attachment["content"]:
             if not isinstance(text, str):
@@ -111,9 +169,57 @@ def _record(line: bytes, seen: Delivered) -> None:
                 if header.startswith("Contents of /") and attachment.get("hookName") == "tool.call":
                     # The client's own AGENTS.md, framed by its plugin with the absolute path.
                     path = os.path.realpath(header.removeprefix("Contents of "))
-                    seen.client.setdefault(path, set()).add(body)
+                    yield Sighting("client", path, (body,))
                 else:
-                    seen.blocks.append((header, body))
+                    yield Sighting("block", header, (body,))
+
+
+_NUMBERED = re.compile(r"(\d+)\t(.*)")
+
+
+def _numbered_whole(snippet: object) -> str | None:
+    """The text of a changed file's snippet (`1\t# UI` lines) when it runs from line 1 without a gap:
+    possibly the whole file (`holds` compares it with the file's text); None for any other snippet."""
+    if not isinstance(snippet, str) or not snippet:
+        return None
+    lines = []
+    for number, line in enumerate(snippet.split("\n"), start=1):
+        match = _NUMBERED.fullmatch(line)
+        if match is None or int(match.group(1)) != number:
+            return None
+        lines.append(match.group(2))
+    return "\n".join(lines).strip()
+
+
+def _body(text: str) -> str:
+    """`text` without a leading `---` frontmatter block (what a load's text holds)."""
+    lines = text.split("\n")
+    if not lines or lines[0].rstrip() != "---":
+        return text
+    for index in range(1, len(lines)):
+        if lines[index].rstrip() == "---":
+            return "\n".join(lines[index + 1 :]).strip()
+    return text
+
+
+# The client's own file tools, whose `file_path` enters its file state.
+_FILE_TOOLS = frozenset({"Read", "Write", "Edit", "MultiEdit"})
+
+
+def _tool_uses(record: dict[str, Any]) -> Iterator[Sighting]:
+    message = record.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    for part in content if isinstance(content, list) else ():
+        if (
+            not isinstance(part, dict)
+            or part.get("type") != "tool_use"
+            or part.get("name") not in _FILE_TOOLS
+        ):
+            continue
+        tool_input = part.get("input")
+        path = tool_input.get("file_path") if isinstance(tool_input, dict) else None
+        if isinstance(path, str) and os.path.isabs(path):
+            yield Sighting("tracked", os.path.realpath(path))
 
 
 def delivered(transcript: object) -> Delivered | None:
