@@ -142,7 +142,11 @@ def test_example_is_where_the_readme_says() -> None:
 def test_profiles_lists_every_profile(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["profiles", "--json"]) == 0
     names = [p["name"] for p in json.loads(capsys.readouterr().out)["profiles"]]
-    assert names == ["jitctx", "claude-code", "codex", "gemini-cli", "dsh", "cursor", "copilot"]
+    from jitctx.clients import all_clients
+
+    # jitctx's own, then one per live client in registry order, then the file formats of no live client.
+    assert names == ["jitctx", *all_clients.names(), "dsh", "cursor", "copilot"]
+    assert {"claude-code", "codex", "gemini-cli"} <= set(all_clients.names())
     assert main(["profiles"]) == 0
     assert "AGENTS.override.md" in capsys.readouterr().out
 

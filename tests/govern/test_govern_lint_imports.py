@@ -28,12 +28,21 @@ def import_rows(root: object, agent: str | None = None) -> list[tuple[str, str]]
         ({".claude/rules/a.md": BROKEN}, None, [(".claude/rules/a.md", "import-missing")]),
         ({"GEMINI.md": BROKEN}, "gemini", [("GEMINI.md", "import-missing")]),
         ({"CLAUDE.md": BROKEN}, "claude-code", [("CLAUDE.md", "import-missing")]),
-        # Claude Code reads AGENTS.md only where no CLAUDE.md is on the chain.
+        # Claude Code reads AGENTS.md only where no CLAUDE.md is on the chain; Qwen Code and Copilot CLI
+        # read it beside a CLAUDE.md and expand its imports.
         ({"AGENTS.md": BROKEN}, None, [("AGENTS.md", "import-missing")]),
-        ({"AGENTS.md": BROKEN, "CLAUDE.md": "# rules\n"}, None, []),
-        ({"src/AGENTS.md": BROKEN, "CLAUDE.md": "# rules\n"}, None, []),
-        # Codex, Cursor and Copilot pass `@` text through as written.
-        ({".github/copilot-instructions.md": BROKEN}, None, []),
+        ({"AGENTS.md": BROKEN, "CLAUDE.md": "# rules\n"}, "claude-code", []),
+        ({"src/AGENTS.md": BROKEN, "CLAUDE.md": "# rules\n"}, "claude-code", []),
+        ({"AGENTS.md": BROKEN, "CLAUDE.md": "# rules\n"}, None, [("AGENTS.md", "import-missing")]),
+        ({"AGENTS.md": BROKEN, "CLAUDE.md": "# rules\n"}, "qwen-code", [("AGENTS.md", "import-missing")]),
+        # Copilot CLI expands imports in .github/copilot-instructions.md.
+        (
+            {".github/copilot-instructions.md": BROKEN},
+            None,
+            [(".github/copilot-instructions.md", "import-missing")],
+        ),
+        # Codex, Cursor, the Copilot format and OpenCode pass `@` text through as written.
+        ({"AGENTS.md": BROKEN}, "opencode", []),
         ({".cursor/rules/a.mdc": CURSOR}, None, []),
         ({"AGENTS.md": BROKEN}, "codex", []),
         ({"AGENTS.md": BROKEN}, "cursor", []),

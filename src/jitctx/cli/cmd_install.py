@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from jitctx.cli.common import add_json, add_root, print_json, table
 from jitctx.cli.state import add_state_dir, state_dir
-from jitctx.clients.doctor_kit import in_active_virtualenv
+from jitctx.clients.doctor_kit import COMMITTED_SCOPE, in_active_virtualenv, machine_specific
 from jitctx.errors import UsageError
 
 if TYPE_CHECKING:
@@ -74,11 +74,17 @@ def home_dir() -> str:
     return home
 
 
-def default_command(agent: str) -> str:
-    """`jitctx hook AGENT` when jitctx is on PATH (portable across machines), else this interpreter's.
+def default_command(agent: str, scope: str = "user") -> str:
+    """The hook command for `scope`'s settings file.
 
-    A `jitctx` found only inside the active virtualenv is on PATH in this shell alone: the agent started
-    from another shell would not find it, so its absolute path is written instead."""
+    The committed scope's file is shared with the team, so its command names no path of this machine:
+    always `jitctx hook AGENT`, found on PATH wherever the agent runs (`portable_notes` says what that
+    asks of each machine). The other scopes stay on this machine and take whatever runs here from any
+    shell: `jitctx hook AGENT` when jitctx is on PATH, the absolute path of a `jitctx` found only
+    inside the active virtualenv (on PATH in this shell alone: the agent started from another shell
+    would not find it), else this interpreter's `-m jitctx`."""
+    if scope == COMMITTED_SCOPE:
+        return f"jitctx hook {agent}"
     found = shutil.which("jitctx")
     if found:
         if in_active_virtualenv(found):
@@ -157,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
         )
     command: str | None = None
     if not args.uninstall:
-        command = args.hook_command or default_command(args.agent)
+        command = args.hook_command or default_command(args.agent, args.scope)
         if not settings.is_jitctx_command(command, args.agent):
             raise UsageError(
                 f"--command {command!r} must run `jitctx hook {args.agent}`: that is how jitctx recognises "
@@ -165,6 +171,17 @@ def run(args: argparse.Namespace) -> int:
             )
         if args.warm and not settings.is_warm_command(command):
             command += " --warm"
+    if client.hooks_file:  # a plugin file of jitctx's own, not entries in a settings file
+        done_file = client.install_file(path, command, state, args.dry_run)
+        outcome = Outcome(
+            path, command, done_file.changes, done_file.changed, done_file.backup, done_file.diff,
+            done_file.removed,
+        )  # fmt: skip
+        if args.json:
+            print_json(_document(args, outcome))
+        else:
+            _human(args, outcome)
+        return 0
     serving = "mcp" in client.transports and args.scope != "local"
     server_path = None
     if serving:
@@ -249,6 +266,8 @@ def _document(args: argparse.Namespace, outcome: Outcome) -> dict[str, Any]:
 
 
 def _human(args: argparse.Namespace, outcome: Outcome) -> None:
+    from jitctx.clients.checks import command_program
+
     path = outcome.path
     server = outcome.server
     if args.dry_run:
@@ -282,21 +301,67 @@ def _human(args: argparse.Namespace, outcome: Outcome) -> None:
         print(f"jitctx: previous version kept as {outcome.backup}", file=sys.stderr)
     for gone in outcome.removed:
         print(f"jitctx: deleted {gone} (jitctx created it; nothing else was in it)", file=sys.stderr)
+    client = client_of(args.agent)
     if outcome.command:
         print(f"jitctx: hook command: {outcome.command}", file=sys.stderr)
-        program = shlex.split(outcome.command)[0]
-        if os.path.isabs(program) and in_active_virtualenv(program):
+        program = command_program(outcome.command) or ""
+        if args.scope == COMMITTED_SCOPE:
+            for note in portable_notes(client, program, path):
+                print(note, file=sys.stderr)
+        elif os.path.isabs(program) and in_active_virtualenv(program):
             print(
                 "jitctx: (an absolute path: jitctx is on PATH only in this virtualenv, and the agent may be "
                 "started from another shell)",
                 file=sys.stderr,
             )
-    client = client_of(args.agent)
     if client.install_note and not args.uninstall:
         print(client.install_note, file=sys.stderr)
     elsewhere = _started_elsewhere(client, args.scope, outcome.path)
     if elsewhere is not None and not args.uninstall:
         print(elsewhere, file=sys.stderr)
+
+
+def portable_notes(client: Client, program: str, path: Path) -> list[str]:
+    """What the committed command asks of each machine, and what is amiss with it on this one."""
+    others = " or ".join(f"--scope {scope}" for scope in client.scopes if scope != COMMITTED_SCOPE)
+    keep = f", or install with {others} (this machine only) to run this machine's jitctx" if others else ""
+    why = machine_specific(program, str(path.parent.parent))  # <root>/.claude/settings.json -> <root>
+    if why is not None:  # an explicit --command
+        return [
+            f"jitctx: warning: {path} is committed, and {program} is {why}: on a teammate's machine "
+            f"the hook points at nothing; drop --command{keep}"
+        ]
+    notes = [
+        f"jitctx: {path} is committed, shared with the team, so the command names no path of this "
+        "machine: everyone who runs the agent here needs jitctx on PATH (pipx install jitctx, or "
+        "uv tool install jitctx)"
+    ]
+    if os.path.isabs(program) or program != "jitctx":
+        return notes
+    found = shutil.which("jitctx")
+    if found is None:
+        notes.append(f"jitctx: warning: jitctx is not on PATH here either: install it as above{keep}")
+    elif in_active_virtualenv(found):
+        notes.append(
+            f"jitctx: warning: here jitctx is on PATH only through the active virtualenv ({found}): start "
+            f"the agent from a shell where it is active, install jitctx as above{keep}"
+        )
+    elif not _is_this_install(found):
+        notes.append(f"jitctx: note: the hook runs the jitctx on PATH here, {found}, not {sys.executable}")
+    return notes
+
+
+def _is_this_install(program: str) -> bool:
+    """Is `program` this installation's `jitctx` script (in its interpreter's folder, or started by it)?"""
+    here = os.path.dirname(sys.executable)
+    if here in (os.path.dirname(os.path.abspath(program)), os.path.dirname(os.path.realpath(program))):
+        return True
+    try:
+        with open(program, "rb") as handle:
+            first = handle.readline(4096)
+    except OSError:
+        return False
+    return first.startswith(b"#!") and os.fsencode(sys.executable) in first
 
 
 def _started_elsewhere(client: Client, scope: str, path: Path) -> str | None:

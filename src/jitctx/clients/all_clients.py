@@ -15,6 +15,9 @@ CLIENTS = {
     "claude-code": "jitctx.clients.claude_code",
     "codex": "jitctx.clients.codex",
     "gemini-cli": "jitctx.clients.gemini_cli",
+    "qwen-code": "jitctx.clients.qwen_code",
+    "copilot-cli": "jitctx.clients.copilot_cli",
+    "opencode": "jitctx.clients.opencode",
 }
 
 _loaded: dict[str, Client] = {}

@@ -1,0 +1,113 @@
+"""GitHub Copilot CLI (npm `@github/copilot`): hooks under `hooks` in `.github/copilot/settings.json` and
+`~/.copilot/settings.json`; the repository's run only in a folder the user trusts. It loads its
+instruction files at start and, after its own `view` of a file, those above that file and the scoped
+rules that match it.
+
+Seen in 1.0.102, against a scripted model (Chat Completions): at start the system prompt holds
+`~/.copilot/copilot-instructions.md`, `.github/copilot-instructions.md`, then AGENTS.md, CLAUDE.md and
+GEMINI.md of each directory from the git root to the cwd, then the unscoped rules of
+`~/.copilot/instructions/`, `.github/instructions/` and the root's `.claude/rules/` (subfolders too),
+each with the files its `@path`s import; a scoped rule (`applyTo:`, or `paths:` in `.claude/rules`) is
+only listed in a table of patterns. After a `view` of a file, a user message follows the tool result
+with `Custom instructions from PATH` for each AGENTS.md, CLAUDE.md, GEMINI.md above the file and each
+scoped rule matching it that the session has not had yet. A `view` of a directory, bash, rg/grep, glob,
+create, edit and apply_patch load nothing. Not read at all: CLAUDE.local.md, `.claude/CLAUDE.md`,
+`pkg/.claude/rules/`, `~/.claude/`, `~/.codex/`, `~/.gemini/`. A hook's `additionalContext` reaches the
+model (`hooks`). In `-p` mode the repository's hooks load only when the folder is trusted
+(`trustedFolders` in `~/.copilot/config.json`, `--trust-folder`, `COPILOT_ALLOW_ALL=true`) or with
+`GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true`; the repository's settings are found from a subfolder too,
+and user hooks need no trust.
+
+The modules of this folder: `profile`, `hooks` (payloads, install entries, settings places), `settings`
+(trust and the switch that turns hooks off), `doctor`.
+"""
+
+from __future__ import annotations
+
+from jitctx.clients.base import Client, Follower
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from pathlib import Path
+    from typing import Any
+
+    from jitctx.clients.checks import Check
+    from jitctx.clients.event import HookEvent
+    from jitctx.clients.settings_file import HookEntry
+
+# Copilot CLI's tools under the names of the touched-paths registry (jitctx.touched.tools); bash, glob,
+# grep, edit and apply_patch are registered under their own names already.
+TOOL_NAMES = {"view": "read", "create": "write"}
+
+TRUST_NOTE = """\
+jitctx: GitHub Copilot CLI runs a repository's hooks only in a folder you trust: start `copilot` in the
+        project and trust the folder when it asks (kept in ~/.copilot/config.json, trustedFolders).
+        Runs with -p need --trust-folder, COPILOT_ALLOW_ALL=true or
+        GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true. User hooks (--scope user) need no trust."""
+
+
+class CopilotFollower(Follower):
+    def follows(self, tool_name: str, tool_input: Mapping[str, Any]) -> bool:
+        """Its `view` of a file loads the files above it; a `view` of a directory (a listing) does not.
+        The name is the registry's (`map_tool`): `view` arrives here as `read`."""
+        if tool_name != TOOL_NAMES["view"]:
+            return False
+        import os
+
+        path = tool_input.get("path")
+        return isinstance(path, str) and bool(path) and not os.path.isdir(path)
+
+
+class CopilotCli(Client):
+    name = "copilot-cli"
+    title = "GitHub Copilot CLI"
+    program = "copilot"
+    package = "@github/copilot"
+    events = frozenset({"sessionStart", "userPromptSubmitted", "postToolUse"})
+    profile_module = "jitctx.clients.copilot_cli.profile"
+    fast_lane = True
+    # Seen with 1.0.102: `--resume` rebuilds the conversation without the first sessionStart's context
+    # (the resumed start's own answer takes its place), and without the client's own loads after a
+    # view, which it makes again on the next view; the hooks' later contexts survive.
+    resume_drops_start = True
+    scopes = ("project", "user")
+    install_note = TRUST_NOTE
+
+    def parse(self, payload: Mapping[str, Any]) -> HookEvent:
+        from jitctx.clients.copilot_cli.hooks import KINDS, claude_shaped
+        from jitctx.clients.event import parse_claude_shaped
+
+        return parse_claude_shaped(self, claude_shaped(payload), KINDS)
+
+    def map_tool(self, tool_name: str, tool_input: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]]:
+        if tool_name == "rg":  # ripgrep over `paths`: one directory or a list of them
+            paths = tool_input.get("paths")
+            if isinstance(paths, str):
+                return "grep", {"path": paths}
+            return "read_many", {"paths": paths if isinstance(paths, list) else []}
+        return TOOL_NAMES.get(tool_name, tool_name), tool_input
+
+    def render(self, event_name: str, text: str) -> dict[str, Any]:
+        return {"additionalContext": text} if text else {}
+
+    def follower(self, transcript: object, cwd: str, origin_pid: int | None = None) -> Follower:
+        return CopilotFollower()
+
+    def settings_path(self, scope: str, root: str, home: str, environ: Mapping[str, str]) -> Path:
+        from jitctx.clients.copilot_cli.hooks import settings_path
+
+        return settings_path(scope, root, home, environ)
+
+    def entries(self, transport: str = "command") -> tuple[HookEntry, ...]:
+        from jitctx.clients.copilot_cli.hooks import ENTRIES
+
+        return ENTRIES
+
+    def doctor(self, root: str, home: str | None, environ: Mapping[str, str]) -> tuple[list[Check], bool]:
+        from jitctx.clients.copilot_cli.doctor import doctor
+
+        return doctor(self, root, home, environ)
+
+
+CLIENT = CopilotCli()

@@ -1,0 +1,56 @@
+"""Copilot CLI's own doctor checks: `disableAllHooks` in a settings file, and folder trust (the
+repository's hooks run only in a trusted folder)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from jitctx.clients.checks import OK, PROBLEM, WARN, Check, Handler
+from jitctx.clients.doctor_kit import settings_checks
+
+if TYPE_CHECKING:
+    from jitctx.clients.base import Client
+
+
+def doctor(
+    client: Client, root: str, home: str | None, environ: Mapping[str, str]
+) -> tuple[list[Check], bool]:
+    places = [("project", client.settings_path("project", root, "", environ))]
+    if home or environ.get("COPILOT_HOME"):
+        places.append(("user", client.settings_path("user", root, home or "", environ)))
+
+    def disabled(data: dict[str, Any], path: Path, name: str) -> list[Check]:
+        from jitctx.clients.copilot_cli.settings import hooks_disabled
+
+        if not hooks_disabled(data):
+            return []
+        detail = f"{path}: disableAllHooks is true: Copilot CLI runs no hook at all"
+        return [Check(client.name, name, PROBLEM, detail, f"remove disableAllHooks from {path}")]
+
+    def trust(scope: str, path: Path, handlers: list[Handler]) -> list[Check]:
+        return [trust_check(client.name, root, home, environ)] if scope == "project" else []
+
+    return settings_checks(client, places, settings_problems=disabled, scope_checks=trust)
+
+
+def trust_check(name: str, root: str, home: str | None, environ: Mapping[str, str]) -> Check:
+    from jitctx.clients.copilot_cli.settings import trusted_folder, trusting_variable
+
+    check = "trust (folder)"
+    variable = trusting_variable(environ)
+    if variable is not None:
+        return Check(name, check, OK, f"{variable}=true: the repository's hooks load in every folder")
+    folder = trusted_folder(root, home, environ)
+    if folder is not None:
+        return Check(name, check, OK, f"{root} is trusted (trustedFolders: {folder}): its hooks run")
+    return Check(
+        name,
+        check,
+        WARN,
+        f"Copilot CLI has not recorded trust for {root}: it runs the repository's hooks once you trust "
+        "the folder (it asks when started there); -p runs need --trust-folder, COPILOT_ALLOW_ALL=true "
+        "or GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true",
+        "start `copilot` in the project and trust the folder, or: jitctx install copilot-cli --scope user",
+    )

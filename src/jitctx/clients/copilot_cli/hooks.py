@@ -1,0 +1,112 @@
+"""GitHub Copilot CLI's hook dialect and where its hooks are registered.
+
+Hook input, as camelCase JSON on stdin (1.0.102), without the event's name: every event carries
+`sessionId`, `timestamp` (epoch milliseconds) and `cwd`:
+
+    sessionStart          source ("new", "resume"), initialPrompt
+    userPromptSubmitted   prompt
+    postToolUse           toolName, toolArgs, toolResult {resultType, textResultForLlm}
+
+`toolArgs` is an object for a function tool and the raw text for a freeform one (apply_patch's patch);
+a JSON string, as earlier releases are described to send, is decoded too. The answer is a top-level
+`{"additionalContext": TEXT}`: a sessionStart context becomes a user message of its own, a
+userPromptSubmitted one a `<system_reminder>` in the prompt, a postToolUse one is appended to the tool's
+result ("Additional guidance from postToolUse hooks:"). Registered under the PascalCase names instead
+(`PostToolUse`), the same hooks get Claude Code's payload with Claude Code's tool names (`Read` for a
+view); jitctx registers the camelCase ones, whose tool names are the model's.
+
+Hooks are registered under `hooks` in a settings file, keyed by event, in the same groups as Claude
+Code's (`{hooks: [{type: "command", command, timeout}]}`, `timeout` in seconds): the repository's
+`.github/copilot/settings.json` (project) or `~/.copilot/settings.json` (user, `$COPILOT_HOME` moves it).
+Copilot CLI also reads `.github/hooks/*.json` (`{"version": 1, "hooks": ...}`); the settings files take
+the same `hooks` without a version, so jitctx's entries sit beside the user's other settings.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from jitctx.clients.settings_file import HookEntry
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+KINDS = {"sessionStart": "start", "userPromptSubmitted": "prompt", "postToolUse": "tools"}
+TIMEOUT_S = 30
+# No matcher: the postToolUse payload names the tool by its own name, and jitctx's fast lane answers a
+# call that touches nothing at once.
+ENTRIES: tuple[HookEntry, ...] = tuple(HookEntry(event, None, TIMEOUT_S) for event in KINDS)
+# Copilot CLI calls a fresh session's start "new"; the engine's word for it is "startup".
+SOURCES = {"new": "startup"}
+
+
+def settings_path(scope: str, root: str, home: str, environ: Mapping[str, str]) -> Path:
+    if scope == "user":
+        return config_home(home, environ) / "settings.json"
+    return Path(root) / ".github" / "copilot" / "settings.json"
+
+
+def config_home(home: str, environ: Mapping[str, str]) -> Path:
+    """Where Copilot CLI keeps its user configuration: $COPILOT_HOME, else ~/.copilot."""
+    explicit = environ.get("COPILOT_HOME")
+    return Path(explicit) if explicit else Path(home) / ".copilot"
+
+
+def event_name(payload: Mapping[str, Any]) -> str:
+    """Which event a payload is: it does not say, so its fields tell (each event has one of its own)."""
+    from jitctx.clients.event import HookError
+
+    named = payload.get("hookEventName")
+    if isinstance(named, str) and named in KINDS:
+        return named
+    if "toolName" in payload and "toolResult" in payload:
+        return "postToolUse"
+    if "prompt" in payload:
+        return "userPromptSubmitted"
+    if "source" in payload or "initialPrompt" in payload:
+        return "sessionStart"
+    raise HookError(
+        "not a Copilot CLI sessionStart, userPromptSubmitted or postToolUse payload "
+        f"(fields: {', '.join(sorted(payload)) or 'none'})"
+    )
+
+
+def tool_input(args: object) -> dict[str, Any]:
+    """`toolArgs` as an object: a JSON text is decoded, other text is a freeform tool's input."""
+    import json
+
+    from jitctx.clients.event import HookError
+
+    if isinstance(args, dict):
+        return args
+    if args is None:
+        return {}
+    if isinstance(args, str):
+        try:
+            decoded = json.loads(args)
+        except ValueError:
+            return {"input": args}  # apply_patch: the patch text itself
+        return decoded if isinstance(decoded, dict) else {"input": args}
+    raise HookError(f"postToolUse toolArgs is a {type(args).__name__}, not an object or a string")
+
+
+def claude_shaped(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """The payload under the field names `event.parse_claude_shaped` reads, which checks them."""
+    name = event_name(payload)
+    shaped: dict[str, Any] = {
+        "hook_event_name": name,
+        "session_id": payload.get("sessionId"),
+        "cwd": payload.get("cwd"),
+    }
+    if name == "postToolUse":
+        shaped["tool_name"] = payload.get("toolName")
+        shaped["tool_input"] = tool_input(payload.get("toolArgs"))
+        shaped["tool_response"] = payload.get("toolResult")
+    elif name == "userPromptSubmitted":
+        shaped["prompt"] = payload.get("prompt")
+    else:
+        source = payload.get("source")
+        shaped["source"] = SOURCES.get(source, source) if isinstance(source, str) else "startup"
+    return shaped

@@ -1,0 +1,142 @@
+"""OpenCode (npm `opencode-ai`): no command hooks; jitctx installs a plugin (`.opencode/plugins/jitctx.js`
+or `~/.config/opencode/plugins/jitctx.js`) that hands each tool call and each session's start to
+`jitctx hook opencode` and adds the answer to the tool's output or the system prompt.
+
+Seen in 1.18.33, against a scripted model: at start the system prompt holds one user file (the first of
+`~/.config/opencode/AGENTS.md`, `~/.claude/CLAUDE.md`) and, of AGENTS.md, CLAUDE.md and CONTEXT.md, the
+first name found from the cwd up to the worktree (so a root AGENTS.md hides the root CLAUDE.md). Its `read`
+tool appends to its output, per directory from the file's up to the cwd (not the cwd itself), the first of
+those three names, as `<system-reminder>Instructions from: /abs/path ...`, and lists them in the result's
+`metadata.loaded`; a file loaded by an earlier read of the session is not attached again. write, edit,
+bash, glob and grep attach nothing. The plugin's `tool.execute.after` receives `{tool, sessionID, callID,
+args}` and the result, whose `output` it may extend; `experimental.chat.system.transform` runs before
+every model request (titles included) with `{sessionID, model}` and the system prompt's parts. Plugins
+run only from a project's `.opencode/` (found from the cwd up to the worktree) or the user's config
+folder; `--pure` and OPENCODE_PURE run none. There is no trust step.
+
+The modules of this folder: `profile`, `loading` (what it loads in one project and cwd), `hooks` (the
+dialect and the plugin's places), `plugin` (writing and removing the plugin file), `doctor`; the plugin
+itself is `jitctx_plugin.js`.
+"""
+
+from __future__ import annotations
+
+from jitctx.clients.base import Client, Follower
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from pathlib import Path
+    from typing import Any
+
+    from jitctx.clients.checks import Check
+    from jitctx.clients.event import HookEvent
+    from jitctx.clients.settings_file import HookEntry
+    from jitctx.profiles import Profile
+
+KINDS = {"tool.execute.after": "tools", "session.start": "start"}
+READ_TOOL = "read"  # the one tool after which OpenCode attaches nested instruction files
+
+INSTALL_NOTE = """\
+jitctx: OpenCode loads the plugin when it starts (no trust step): plugins from the .opencode/ folders
+        from where it starts up to the worktree, and from ~/.config/opencode/. `opencode --pure` and
+        OPENCODE_PURE=1 load none. OpenCode installs its own plugin SDK into .opencode/ on its next start
+        (package.json, node_modules/, with a .gitignore); jitctx's plugin needs none of it."""
+
+
+class OpenCodeFollower(Follower):
+    def __init__(self, cwd: str) -> None:
+        self.cwd = cwd
+
+    def follows(self, tool_name: str, tool_input: Mapping[str, Any]) -> bool:
+        """Its read tool loads the nested files only below the directory OpenCode runs in."""
+        import os
+
+        from jitctx.paths import is_inside
+
+        target = tool_input.get("filePath")
+        if tool_name != READ_TOOL or not isinstance(target, str) or not target:
+            return False
+        path = os.path.realpath(os.path.join(self.cwd, target))
+        cwd = os.path.realpath(self.cwd)
+        return path != cwd and is_inside(path, cwd)
+
+    def shown_loaded(self, call: Mapping[str, Any]) -> frozenset[str] | None:
+        """The files OpenCode's read tool says it attached (`metadata.loaded`, handed over by the plugin);
+        None for a call without that list."""
+        response = call.get("tool_response")
+        loaded = response.get("loaded") if isinstance(response, dict) else None
+        if not isinstance(loaded, list):
+            return None
+        import os
+
+        return frozenset(
+            os.path.realpath(path)
+            for path in loaded
+            if isinstance(path, str) and os.path.isabs(path) and "\0" not in path
+        )
+
+
+class OpenCode(Client):
+    name = "opencode"
+    title = "OpenCode"
+    program = "opencode"
+    package = "opencode-ai"
+    events = frozenset(KINDS)
+    profile_module = "jitctx.clients.opencode.profile"
+    fast_lane = True
+    # The start answer lives in the system prompt, which every `opencode run` rebuilds from nothing: each
+    # resume (`--continue`, `--session`) needs it again, while the tool outputs stay in the history.
+    resume_drops_start = True
+    start_answer_per_run = True
+    scopes = ("project", "user")
+    install_note = INSTALL_NOTE
+    hooks_file = True
+
+    def parse(self, payload: Mapping[str, Any]) -> HookEvent:
+        from jitctx.clients.event import parse_claude_shaped
+
+        return parse_claude_shaped(self, payload, KINDS)
+
+    def map_tool(self, tool_name: str, tool_input: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]]:
+        """OpenCode's names are the registry's generic ones; its patch text arrives as `patchText`, and a
+        `list` tool (older releases) lists one directory."""
+        if tool_name == "apply_patch" and isinstance(tool_input.get("patchText"), str):
+            return "apply_patch", {"input": tool_input["patchText"]}
+        if tool_name == "list":
+            return "ls", tool_input
+        return tool_name, tool_input
+
+    def host_profile(
+        self, root: str, environ: Mapping[str, str], home: str | None, follower: Follower | None = None
+    ) -> Profile:
+        from jitctx.clients.opencode.loading import host_profile
+
+        cwd = follower.cwd if isinstance(follower, OpenCodeFollower) else None
+        return host_profile(root, environ, home, cwd)
+
+    def follower(self, transcript: object, cwd: str, origin_pid: int | None = None) -> Follower:
+        return OpenCodeFollower(cwd)
+
+    def settings_path(self, scope: str, root: str, home: str, environ: Mapping[str, str]) -> Path:
+        from jitctx.clients.opencode.hooks import plugin_path
+
+        return plugin_path(scope, root, home, environ)
+
+    def entries(self, transport: str = "command") -> tuple[HookEntry, ...]:
+        from jitctx.clients.opencode.hooks import ENTRIES
+
+        return ENTRIES
+
+    def install_file(self, path: Path, command: str | None, state: Path, dry_run: bool) -> Any:
+        from jitctx.clients.opencode.plugin import install_file
+
+        return install_file(path, command, state, dry_run, tuple(e.event for e in self.entries()))
+
+    def doctor(self, root: str, home: str | None, environ: Mapping[str, str]) -> tuple[list[Check], bool]:
+        from jitctx.clients.opencode.doctor import doctor
+
+        return doctor(self, root, home, environ)
+
+
+CLIENT = OpenCode()

@@ -1,0 +1,90 @@
+"""OpenCode's doctor checks: jitctx's plugin file in each scope (present, jitctx's, current, its command
+runnable), and the switches that keep OpenCode from loading it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from jitctx.clients.checks import OK, PROBLEM, WARN, Check
+from jitctx.clients.doctor_kit import command_check, version_check
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from jitctx.clients.base import Client
+
+# Set, OpenCode loads no plugin at all (`--pure` does the same for one run), or no project config.
+NO_PLUGINS = "OPENCODE_PURE"
+NO_PROJECT = "OPENCODE_DISABLE_PROJECT_CONFIG"
+
+
+def _set(environ: Mapping[str, str], name: str) -> bool:
+    return environ.get(name, "").strip().lower() in ("1", "true")
+
+
+def plugin_check(client: Client, scope: str, path: Path) -> tuple[Check, str | None]:
+    """The plugin file of one scope, and the command it runs when it is jitctx's and current."""
+    from jitctx.clients.opencode.plugin import command_of, is_ours, read_text, render
+    from jitctx.clients.settings_file import SettingsError
+
+    name = f"plugin ({scope})"
+    fix = f"jitctx install {client.name} --scope {scope}"
+    try:
+        text = read_text(path)
+    except SettingsError as exc:
+        return Check(client.name, name, PROBLEM, str(exc), fix), None
+    if text is None:
+        return Check(client.name, name, WARN, f"{path}: no jitctx plugin", fix), None
+    if not is_ours(text):
+        return Check(
+            client.name, name, PROBLEM, f"{path} is not jitctx's plugin", f"move it away; {fix}"
+        ), None
+    command = command_of(text)
+    if command is None:
+        return Check(client.name, name, PROBLEM, f"{path}: its hook command cannot be read", fix), None
+    try:
+        current = render(command)
+    except SettingsError as exc:
+        return Check(client.name, name, PROBLEM, str(exc), "reinstall jitctx"), command
+    if text != current:
+        detail = f"{path} is from another jitctx release: reinstall to get this one's"
+        return Check(client.name, name, WARN, detail, fix), command
+    return Check(client.name, name, OK, f"{path} runs {command}"), command
+
+
+def doctor(
+    client: Client, root: str, home: str | None, environ: Mapping[str, str]
+) -> tuple[list[Check], bool]:
+    checks = [version_check(client)]
+    installed = False
+    scopes = [scope for scope in client.scopes if home is not None or scope != "user"]
+    for scope in scopes:
+        path = client.settings_path(scope, root, home or "", environ)
+        check, command = plugin_check(client, scope, path)
+        checks.append(check)
+        if command is None:
+            continue
+        installed = True
+        checks.append(command_check(client.name, command, scope))
+    if installed and _set(environ, NO_PLUGINS):
+        checks.append(
+            Check(
+                client.name,
+                "plugins",
+                PROBLEM,
+                f"{NO_PLUGINS} is set: OpenCode loads no plugin",
+                f"unset {NO_PLUGINS}",
+            )
+        )
+    if installed and _set(environ, NO_PROJECT):
+        checks.append(
+            Check(
+                client.name,
+                "project config",
+                WARN,
+                f"{NO_PROJECT} is set: OpenCode ignores the project's .opencode/, and its plugin",
+                f"unset {NO_PROJECT}, or: jitctx install {client.name} --scope user",
+            )
+        )
+    return checks, installed

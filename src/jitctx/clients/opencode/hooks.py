@@ -1,0 +1,51 @@
+"""OpenCode's hook dialect, spoken by the plugin jitctx installs (`jitctx_plugin.js`), and where that
+plugin goes.
+
+OpenCode runs no hook commands; it loads plugins from `plugins/*.{js,ts}` (and `plugin/`) of each of its
+config folders: `.opencode/` of the directories from the cwd up to the worktree, and
+`~/.config/opencode/` (`$XDG_CONFIG_HOME/opencode/`). jitctx's plugin turns two of its hooks into
+Claude-shaped payloads for `jitctx hook opencode` (JSON on stdin, fields `session_id`, `cwd`,
+`hook_event_name`):
+
+    session.start        source: startup | resume | compact   (from experimental.chat.system.transform,
+                         on the session's first model request in this process, and after a compaction)
+    tool.execute.after   tool_name, tool_input (the call's args), tool_use_id, tool_response:
+                         {loaded: [...]} (the instruction files OpenCode's read tool attached itself)
+
+The answer is `{"hookSpecificOutput": {"additionalContext": TEXT}}`; the plugin appends TEXT to the
+tool's output, or keeps the start answer in the session's system prompt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from jitctx.clients.settings_file import HookEntry
+
+START = "session.start"
+TOOL_AFTER = "tool.execute.after"
+TIMEOUT_MS = 10_000  # the plugin's own limit on one `jitctx hook` (it then leaves the output alone)
+PLUGIN_NAME = "jitctx.js"
+
+# What the plugin hands over, as entries (the install table and doctor list them like hooks).
+ENTRIES: tuple[HookEntry, ...] = (
+    HookEntry(START, None, TIMEOUT_MS),
+    HookEntry(TOOL_AFTER, None, TIMEOUT_MS),
+)
+
+SCOPES = ("project", "user")
+
+
+def config_home(home: str, environ: Mapping[str, str]) -> Path:
+    """OpenCode's user config folder: `$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode`."""
+    xdg = environ.get("XDG_CONFIG_HOME")
+    if xdg:  # as OpenCode takes it (xdg-basedir): any value set
+        return Path(xdg) / "opencode"
+    return Path(home) / ".config" / "opencode"
+
+
+def plugin_path(scope: str, root: str, home: str, environ: Mapping[str, str]) -> Path:
+    if scope == "user":
+        return config_home(home, environ) / "plugins" / PLUGIN_NAME
+    return Path(root) / ".opencode" / "plugins" / PLUGIN_NAME

@@ -1,0 +1,116 @@
+// jitctx-plugin for OpenCode, written by `jitctx install opencode`; `jitctx uninstall opencode` removes it.
+//
+// OpenCode has no command hooks: this plugin hands each finished tool call, and each session's first
+// model request, to `jitctx hook opencode` (one JSON object on its stdin) and adds what jitctx answers:
+// after a tool call to the tool's output, at session start to the system prompt (kept for every later
+// request of the session, since OpenCode rebuilds the system prompt each time). It must never break
+// OpenCode: a hook that fails, answers nonsense or takes longer than TIMEOUT_MS leaves everything as it
+// was. No dependencies: node's child_process, which Bun (OpenCode's runtime) provides.
+import { spawn } from "node:child_process";
+
+const COMMAND = __JITCTX_COMMAND__;
+const TIMEOUT_MS = 10000;
+const MAX_ANSWER = 4 * 1024 * 1024;
+
+// The answer's additionalContext, or "" when there is none or anything went wrong.
+function ask(payload, cwd) {
+  return new Promise((resolve) => {
+    let done = false;
+    let chunks = [];
+    let size = 0;
+    let child;
+    const finish = (text) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      resolve(text);
+    };
+    const timer = setTimeout(() => {
+      try {
+        child?.kill("SIGKILL");
+      } catch {}
+      finish("");
+    }, TIMEOUT_MS);
+    try {
+      child = spawn(COMMAND[0], COMMAND.slice(1), { cwd, stdio: ["pipe", "pipe", "ignore"] });
+      child.on("error", () => finish(""));
+      child.stdout.on("data", (chunk) => {
+        size += chunk.length;
+        if (size > MAX_ANSWER) {
+          try {
+            child.kill("SIGKILL");
+          } catch {}
+          finish("");
+          return;
+        }
+        chunks.push(chunk);
+      });
+      child.on("close", (code) => {
+        if (code !== 0) return finish("");
+        try {
+          const answer = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}");
+          const text = answer?.hookSpecificOutput?.additionalContext;
+          finish(typeof text === "string" ? text : "");
+        } catch {
+          finish("");
+        }
+      });
+      child.stdin.on("error", () => {});
+      child.stdin.end(JSON.stringify(payload));
+    } catch {
+      finish("");
+    }
+  });
+}
+
+export const JitctxPlugin = async ({ directory }) => {
+  const startContext = new Map(); // session id -> Promise of what jitctx sent at its start
+  const created = new Set(); // sessions this process created (others are resumed ones)
+
+  const start = (sessionID, source) =>
+    ask({ hook_event_name: "session.start", session_id: sessionID, cwd: directory, source }, directory);
+
+  return {
+    event: async ({ event }) => {
+      try {
+        const id = event?.properties?.sessionID ?? event?.properties?.info?.id;
+        if (typeof id !== "string") return;
+        if (event.type === "session.created") created.add(id);
+        if (event.type === "session.compacted") {
+          // Compaction drops what jitctx added to tool outputs: it comes back with the system prompt.
+          const before = startContext.get(id) ?? Promise.resolve("");
+          const again = start(id, "compact");
+          startContext.set(id, Promise.all([before, again]).then((texts) => texts.filter(Boolean).join("\n\n")));
+        }
+      } catch {}
+    },
+    "experimental.chat.system.transform": async (input, output) => {
+      try {
+        const id = input?.sessionID;
+        if (typeof id !== "string" || !Array.isArray(output?.system)) return;
+        if (!startContext.has(id)) startContext.set(id, start(id, created.has(id) ? "startup" : "resume"));
+        const text = await startContext.get(id);
+        if (text) output.system.push(text);
+      } catch {}
+    },
+    "tool.execute.after": async (input, output) => {
+      try {
+        if (typeof output?.output !== "string" || typeof input?.sessionID !== "string") return;
+        const args = input.args && typeof input.args === "object" ? input.args : {};
+        const loaded = output.metadata?.loaded;
+        const payload = {
+          hook_event_name: "tool.execute.after",
+          session_id: input.sessionID,
+          // Relative paths of the call are OpenCode's directory's; a shell `workdir` stays in the args.
+          cwd: directory,
+          tool_name: input.tool,
+          tool_input: args,
+          tool_use_id: input.callID,
+          tool_response: Array.isArray(loaded) ? { loaded } : {},
+        };
+        const text = await ask(payload, directory);
+        if (text) output.output += `\n\n<system-reminder>\n${text}\n</system-reminder>`;
+      } catch {}
+    },
+  };
+};

@@ -1,0 +1,117 @@
+"""Qwen Code (npm `@qwen-code/qwen-code`): Claude-shaped hooks in `.qwen/settings.json` and
+`~/.qwen/settings.json`, on by default; loads its context files (QWEN.md and AGENTS.md, or
+`context.fileName`) and its `.qwen/rules` at start only, and never a context file below the cwd.
+
+Seen in 0.24.4, against a scripted model (Chat Completions, `--auth-type openai`): at start it puts into
+the system prompt the context files from the cwd up to the `.git` root (and the folder above it, outside
+the project), `~/.qwen/QWEN.md` and `~/.qwen/AGENTS.md`, `<root>/.qwen/QWEN.local.md` and the unscoped
+`.qwen/rules/**/*.md`, each between `--- Context from: PATH ---` or `--- Rule from: PATH ---` lines. It
+reads no CLAUDE.md and no `.claude/rules`. After its read_file, write_file, edit, glob, grep_search,
+list_directory and lsp calls it appends the `.qwen/rules` files whose `paths:` match the touched path,
+once per session, in a `<system-reminder>` after the hook's context (the PostToolUse hook does not see
+them); after read_file of `src/ui/Footer.tsx` nothing of `src/ui/` loads, so every nested QWEN.md,
+AGENTS.md and CLAUDE.md is jitctx's to send, after a shell read as after a file tool. It reports each of
+its own loads to an InstructionsLoaded hook. Project settings are read from `<cwd>/.qwen/` only. A
+SubagentStart hook runs, but its additionalContext does not reach the sub-agent's model (a foreground or a
+background `agent` call alike), so jitctx does not answer it: the sub-agent's tool calls, which carry its
+`agent_id`, bring what applies in its own channel. A resumed session keeps its tool results but rebuilds
+the system prompt, and with it the SessionStart answer, on every run. Its first run adds `"$version"` to
+the project's `.qwen/settings.json` (a settings migration).
+
+The modules of this folder: `profile`, `hooks` (events, install entries, settings places), `settings`
+(settings places, `context.fileName`, folder trust), `doctor`.
+"""
+
+from __future__ import annotations
+
+from jitctx.clients.base import Client, Follower
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from pathlib import Path
+    from typing import Any
+
+    from jitctx.clients.checks import Check
+    from jitctx.clients.event import HookEvent
+    from jitctx.clients.settings_file import HookEntry
+    from jitctx.profiles import Profile
+
+KINDS = {
+    "PostToolUse": "tools",
+    "UserPromptSubmit": "prompt",
+    "SessionStart": "start",
+    "InstructionsLoaded": "host_load",
+}
+
+TRUST_NOTE = """\
+jitctx: Qwen Code reads a project's hooks from the .qwen/settings.json of the folder it starts in (not
+        of a parent): start `qwen` in the project root. Folder trust is off by default, and then no
+        trust step is needed; with security.folderTrust.enabled, trust the folder when Qwen Code asks
+        (an untrusted folder's settings, hooks included, are ignored). `jitctx doctor` reads the trust
+        recorded in ~/.qwen/trustedFolders.json."""
+
+
+class QwenCode(Client):
+    name = "qwen-code"
+    title = "Qwen Code"
+    program = "qwen"
+    package = "@qwen-code/qwen-code"
+    aliases = ("qwen",)
+    events = frozenset(KINDS)
+    profile_module = "jitctx.clients.qwen_code.profile"
+    fast_lane = True
+    settings_where_started = True  # 0.24.4 reads `<cwd>/.qwen/settings.json`, no parent's
+    # Seen with 0.24.4: the SessionStart answer lives in the system prompt, rebuilt on each run, so a
+    # resumed session (`-c`, `-r ID`) holds the tool results of earlier runs but none of the start files.
+    resume_drops_start = True
+    start_answer_per_run = True
+    scopes = ("project", "user")
+    install_note = TRUST_NOTE
+
+    def parse(self, payload: Mapping[str, Any]) -> HookEvent:
+        from jitctx.clients.event import parse_claude_shaped
+
+        return parse_claude_shaped(self, payload, KINDS)
+
+    def discovery_profile(
+        self, every_format: Profile, root: str, environ: Mapping[str, str], home: str | None
+    ) -> Profile:
+        # QWEN.md and the names of `context.fileName` join jitctx's formats, so such a file below the
+        # cwd, which it never loads, reaches the model too (and a QWEN.md it was told not to read).
+        from dataclasses import replace
+
+        from jitctx.clients.qwen_code.profile import DEFAULT_CONTEXT_FILES
+        from jitctx.clients.qwen_code.settings import context_file_names
+
+        names = (*DEFAULT_CONTEXT_FILES, *context_file_names(root, home, environ))
+        extra = tuple(dict.fromkeys(n for n in names if n not in every_format.dir_files))
+        return replace(every_format, dir_files=(*every_format.dir_files, *extra)) if extra else every_format
+
+    def host_profile(
+        self, root: str, environ: Mapping[str, str], home: str | None, follower: Follower | None = None
+    ) -> Profile:
+        from jitctx.clients.qwen_code.profile import PROFILE, untrusted, with_context_files
+        from jitctx.clients.qwen_code.settings import context_file_names, folder_trust
+
+        names = context_file_names(root, home, environ)
+        profile = PROFILE if names == PROFILE.dir_files else with_context_files(names)
+        return profile if folder_trust(root, home, environ) == "trusted" else untrusted(profile)
+
+    def settings_path(self, scope: str, root: str, home: str, environ: Mapping[str, str]) -> Path:
+        from jitctx.clients.qwen_code.hooks import settings_path
+
+        return settings_path(scope, root, home, environ)
+
+    def entries(self, transport: str = "command") -> tuple[HookEntry, ...]:
+        from jitctx.clients.qwen_code.hooks import ENTRIES
+
+        return ENTRIES
+
+    def doctor(self, root: str, home: str | None, environ: Mapping[str, str]) -> tuple[list[Check], bool]:
+        from jitctx.clients.qwen_code.doctor import doctor
+
+        return doctor(self, root, home, environ)
+
+
+CLIENT = QwenCode()

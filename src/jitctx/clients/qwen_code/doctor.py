@@ -1,0 +1,76 @@
+"""Qwen Code's own doctor checks: hooks switched off in its settings, and folder trust (when switched on,
+a project's settings, its hooks included, count only in a trusted folder)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from jitctx.clients.checks import OK, PROBLEM, WARN, Check, Handler
+from jitctx.clients.doctor_kit import launch_dir_check, settings_checks
+
+if TYPE_CHECKING:
+    from jitctx.clients.base import Client
+
+
+def doctor(
+    client: Client, root: str, home: str | None, environ: Mapping[str, str]
+) -> tuple[list[Check], bool]:
+    places = [("project", client.settings_path("project", root, "", environ))]
+    if home:
+        places.append(("user", client.settings_path("user", root, home, environ)))
+
+    def disabled(data: dict[str, Any], path: Path, name: str) -> list[Check]:
+        from jitctx.clients.qwen_code.settings import hooks_disabled
+
+        if not hooks_disabled(data):
+            return []
+        return [
+            Check(
+                client.name,
+                name,
+                PROBLEM,
+                f"{path}: disableAllHooks is true: Qwen Code runs no hook at all",
+                f"remove disableAllHooks from {path}",
+            )
+        ]
+
+    def trust(scope: str, path: Path, handlers: list[Handler]) -> list[Check]:
+        return [trust_check(client.name, root, home, environ)] if scope == "project" else []
+
+    checks, installed = settings_checks(client, places, settings_problems=disabled, scope_checks=trust)
+    user = any(check.name == "hooks (user)" and check.status == OK for check in checks)
+    launch = launch_dir_check(client, root, os.getcwd(), user)
+    return [*checks, *([launch] if launch is not None else [])], installed
+
+
+def trust_check(name: str, root: str, home: str | None, environ: Mapping[str, str]) -> Check:
+    from jitctx.clients.qwen_code.settings import folder_trust, trust_enabled
+
+    if not trust_enabled(home, environ):
+        return Check(name, "trust (folder)", OK, "folder trust is off (the default): every folder is trusted")
+    state = folder_trust(root, home, environ)
+    if state == "trusted":
+        return Check(name, "trust (folder)", OK, f"{root} is trusted: Qwen Code runs its project hooks")
+    fix = (
+        "trust the folder in Qwen Code (it asks when started there), or: "
+        "jitctx install qwen-code --scope user"
+    )
+    if state == "untrusted":
+        return Check(
+            name,
+            "trust (folder)",
+            PROBLEM,
+            f"{root} is not trusted: Qwen Code ignores its .qwen/settings.json (hooks included)",
+            fix,
+        )
+    return Check(
+        name,
+        "trust (folder)",
+        WARN,
+        f"folder trust is on and Qwen Code has not recorded trust for {root}: until it is trusted, the "
+        "project's settings (hooks included) and context files are not read",
+        fix,
+    )

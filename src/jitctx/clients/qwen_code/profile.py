@@ -1,0 +1,49 @@
+"""What Qwen Code reads by itself: its context files (QWEN.md and AGENTS.md, or the names of
+`context.fileName`) from the cwd up to the `.git` root and in `~/.qwen/`, the project's
+`.qwen/QWEN.local.md`, and its rules folders (`.qwen/rules/`, `~/.qwen/rules/`), all at start. No context
+file below the cwd, no CLAUDE.md, no `.claude/rules`, Cursor or Copilot rule; a `.qwen/rules` file scoped
+by `paths:` it adds itself after its own file tools."""
+
+from __future__ import annotations
+
+from jitctx.profiles import Profile, RulesDir
+
+DEFAULT_CONTEXT_FILES = ("QWEN.md", "AGENTS.md")
+QWEN_RULES = RulesDir(".qwen/rules", ".md")
+
+PROFILE = Profile(
+    name="qwen-code",
+    summary="Qwen Code: QWEN.md and AGENTS.md from the cwd up to the root, .qwen/rules; nothing nested",
+    dir_files=DEFAULT_CONTEXT_FILES,
+    root_files=(".qwen/QWEN.local.md",),
+    rules_dirs=(QWEN_RULES,),
+    user_files=tuple(f".qwen/{name}" for name in DEFAULT_CONTEXT_FILES),
+    user_rules_dirs=(QWEN_RULES,),
+    scope_keys=("paths",),
+    # Its only load while it works is a scoped `.qwen/rules` file, which jitctx leaves to it: every
+    # context file below the cwd is jitctx's to send.
+    native_jit=False,
+    native_files=DEFAULT_CONTEXT_FILES,
+    skill_dirs=(".qwen/skills", ".agents/skills"),
+)
+
+
+def with_context_files(names: tuple[str, ...]) -> Profile:
+    """The profile for a `context.fileName` setting: those names, in place of QWEN.md and AGENTS.md, in
+    every directory of the chain and in ~/.qwen/."""
+    from dataclasses import replace
+
+    return replace(
+        PROFILE,
+        dir_files=names,
+        user_files=tuple(f".qwen/{name}" for name in names),
+        native_files=names,
+    )
+
+
+def untrusted(profile: Profile) -> Profile:
+    """What it reads in a folder it does not trust (folder trust switched on): its user files and rules
+    only, no file of the project."""
+    from dataclasses import replace
+
+    return replace(profile, dir_files=(), root_files=(), rules_dirs=(), native_files=())
