@@ -62,7 +62,7 @@ GITIGNORE_ROWS = [
     ("*.py", "tools/gen.py", True),  # a slash-less pattern matches at any depth
     ("src/ui/**", "src/ui/", False),  # the directory itself is not "inside" it
     ("src/ui/**", "src/ui/Badge.tsx", True),
-    ("src/{a,b}/x.ts", "src/a/x.ts", False),  # braces are literal
+    ("src/{a,b}/x.ts", "src/a/x.ts", True),  # Claude Code expands braces first (tests/test_scope_braces.py)
     ("internal/service/**/*.go", "internal/service/policy/arbiter.go", True),
     ("src/api/**/*.ts", "src/ui/Button.tsx", False),
 ]

@@ -26,6 +26,33 @@ class RulesDir:
 
 
 @dataclass(frozen=True)
+class SizeLimit:
+    """A size limit one agent (or jitctx) applies to instruction text, and what happens past it.
+
+    Budgets and lint name each number's owner: a limit that only makes the agent warn is a warning, not a
+    cut, and jitctx's own model of a budget is not the agent's."""
+
+    owner: str  # whose limit it is: an agent's profile name, or "jitctx"
+    name: str  # how its owner calls it, for people
+    applies_to: str  # "file" (each instruction file), "startup" (all loaded at start), "hook" (one answer)
+    unit: str  # "bytes" or "chars" (characters, as the owner counts them)
+    value: int
+    cuts: bool  # True: text past the limit does not arrive; False: the owner only warns
+    effect: str  # what happens past it, in a few words
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "owner": self.owner,
+            "name": self.name,
+            "applies_to": self.applies_to,
+            "unit": self.unit,
+            "value": self.value,
+            "cuts": self.cuts,
+            "effect": self.effect,
+        }
+
+
+@dataclass(frozen=True)
 class Profile:
     """One agent's habits. Defaults describe the common case; each profile states only how it differs."""
 
@@ -71,6 +98,32 @@ class Profile:
     # (its hook events show each use; "" when none is seen).
     skill_dirs: tuple[str, ...] = (".claude/skills", ".agents/skills", ".gemini/skills")
     skill_tool: str = ""
+    # Whose `max_bytes` is and whether the agent itself cuts its startup files there. Codex stops at its
+    # `project_doc_max_bytes`; an agent that loads every file whole keeps `max_bytes` as jitctx's own
+    # model of a budget (render, explain), which says nothing about what that agent drops.
+    max_bytes_owner: str = "jitctx"
+    max_bytes_name: str = "max_bytes"
+    max_bytes_cuts: bool = True
+    # The agent's other size limits: warnings it shows, the cap on what one hook answer may carry.
+    size_limits: tuple[SizeLimit, ...] = ()
+
+    def startup_limit(self, max_bytes: int | None = None, configured: bool = False) -> SizeLimit:
+        """The limit on what loads at startup, with its owner: a `max_bytes` from the project's config is
+        the project's own budget (enforced); otherwise the profile's, cut or modelled as it says."""
+        if configured and max_bytes is not None:
+            budget = "the project's own budget"
+            return SizeLimit("jitctx", "max_bytes (config)", "startup", "bytes", max_bytes, True, budget)
+        value = self.max_bytes if max_bytes is None else max_bytes
+        if self.max_bytes_cuts:
+            effect = "cuts what does not fit"
+        else:
+            effect = f"{self.name} loads its files whole; this is jitctx's model (render, explain)"
+        return SizeLimit(
+            self.max_bytes_owner, self.max_bytes_name, "startup", "bytes", value, self.max_bytes_cuts, effect
+        )
+
+    def limits_for(self, applies_to: str) -> tuple[SizeLimit, ...]:
+        return tuple(limit for limit in self.size_limits if limit.applies_to == applies_to)
 
     def ignores_scope(self, path: str, from_rules_dir: bool) -> bool:
         """Does this agent load the file at `path` whatever scope its frontmatter declares?"""

@@ -6,7 +6,9 @@ Three dialects, because agents disagree on what a glob means:
   braces expand, ``[...]`` is a class, dot-files match. A directory marker ends in ``/``:
   ``src/ui/**`` matches ``src/ui/`` but not ``src/ui``.
 * ``gitignore`` (Claude Code matches ``paths:`` with the npm ``ignore`` package): ``*.py`` matches at any
-  depth, braces are literal, and ``src/ui/**`` does not match the directory ``src/ui/`` itself.
+  depth and ``src/ui/**`` does not match the directory ``src/ui/`` itself. The ``ignore`` package reads
+  braces literally, but Claude Code expands them before it hands the globs over (``expand_braces``), so
+  ``*.{ts,tsx}`` matches ``App.tsx`` here too.
 * ``copilot``: ``applyTo`` globs, where ``*`` is one directory level and ``**`` is any depth.
 
 Translation is delegated to wcmatch (bun, copilot) and pathspec (gitignore); both are imported only when a
@@ -36,8 +38,57 @@ def compile_scope(patterns: tuple[str, ...], dialect: str = "bun") -> str:
     if not cleaned:
         return r"(?!)"  # matches nothing
     if dialect == "gitignore":
-        return _gitignore_regex(cleaned)
+        return _gitignore_regex(expand_braces(cleaned))
     return _wcmatch_regex(cleaned, dialect)
+
+
+# Claude Code's own brace expansion of `paths:` globs, read in the bundled cli of its 2.1.332 release (its
+# changelog dates the expansion to 2.1.217): a glob's first `{...}` group without `}` inside is split on
+# its commas (each option trimmed) and the rest expanded again, depth first, in order; `{a}` gives `a`,
+# and a group inside another is not understood (`{a,{b,c}}` splits at the first `}`). One budget serves all
+# globs of a file: 1,000 results and 4 MiB, charged for every step and every result; a glob that would
+# overrun it is kept unexpanded (its braces then literal, as the `ignore` package reads them), and the
+# globs expanded before it keep their expansions. Lengths count characters here, UTF-16 units there:
+# they differ only beyond the Basic Multilingual Plane, and only at the edge of the budget.
+# (That release also drops a trailing `/**` from each glob before matching, which changes nothing for a
+# file below the folder and is not copied: jitctx's directory marker `src/ui/` stays outside `src/ui/**`.)
+_BRACE_GROUP = re.compile(r"([^{]*)\{([^}]+)\}(.*)")
+MAX_BRACE_RESULTS = 1000
+MAX_BRACE_BYTES = 4 * 1024 * 1024
+
+
+def expand_braces(patterns: tuple[str, ...]) -> tuple[str, ...]:
+    """`patterns` with their brace groups expanded as Claude Code expands the globs of one `paths:`."""
+    results_left, bytes_left = MAX_BRACE_RESULTS, MAX_BRACE_BYTES
+    expanded: list[str] = []
+    for pattern in patterns:
+        if "{" not in pattern:
+            expanded.append(pattern)
+            continue
+        done: list[str] = []
+        pending = [pattern]
+        overrun = False
+        while pending:
+            current = pending.pop()
+            group = _BRACE_GROUP.fullmatch(current)
+            if group is None:
+                done.append(current)
+                continue
+            head, inner, tail = group.groups()
+            options = [option.strip() for option in inner.split(",")]
+            bytes_left -= len(current)
+            total = len(done) + len(pending) + len(options)
+            if bytes_left < 0 or total > results_left or total * len(pattern) > bytes_left:
+                overrun = True
+                break
+            pending.extend(head + option + tail for option in reversed(options))
+        if overrun:
+            expanded.append(pattern)
+            continue
+        results_left -= len(done)
+        bytes_left -= len(done) * len(pattern)
+        expanded.extend(done)
+    return tuple(expanded)
 
 
 def scope_matches(regex: str, path: str) -> bool:

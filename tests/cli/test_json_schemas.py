@@ -45,7 +45,12 @@ RUNS: dict[str, list[list[str]]] = {
     ],
     "log": [["log"], ["log", "--since", "2099-01-01"], ["log", "--clear", "--yes"]],
     "log-raw": [["log", "--raw"]],
-    "stats": [["stats"], ["stats", "--session", "s1"], ["stats", "--since", "2099-01-01"]],
+    "stats": [
+        ["stats"],
+        ["stats", "--session", "s1"],
+        ["stats", "--since", "2099-01-01"],
+        ["stats", "--drift"],
+    ],
     "replay": [["replay", "TRANSCRIPT", "--from-root", "/home/dev/acme"]],
     "budget": [["budget", "--no-git"], ["budget", "--agent", "codex", "--cwd", "src/api", "--no-git"]],
     "claims": [["claims"]],
@@ -55,6 +60,7 @@ RUNS: dict[str, list[list[str]]] = {
         ["provenance", "--check"],
     ],
     "lint": [["lint", "--no-git"], ["lint", "--agent", "claude-code", "--strict"]],
+    "rules": [["rules"], ["rules", "--agent", "codex"]],
     "install": [
         ["install", "claude-code", "--dry-run"],
         ["install", "codex"],

@@ -93,7 +93,6 @@ def test_index_agrees_with_each_rule(dialect: str, globs: list[str], paths: list
         ("*.py", "gitignore", [("ext", "py")]),  # unanchored: any depth, so no prefix
         ("src/", "gitignore", [("name", "src")]),
         ("/src", "gitignore", [("prefix", "src"), ("name", "src")]),
-        ("src/*.{ts,tsx}", "gitignore", [("prefix", "src")]),
         ("src/\\*", "bun", [("prefix", "src")]),  # an escape ends the literal part
         ("./x", "bun", [("prefix", "x"), ("name", "x")]),  # braces are literal there: no extension
     ],
@@ -102,6 +101,13 @@ def test_strategies(pattern: str, dialect: str, options: list[tuple[str, str]]) 
     scope = _scope((pattern,), dialect)
     assert scope is not None
     assert scope_options(scope) == [options]
+
+
+def test_gitignore_braces_are_filed_as_expanded() -> None:
+    """Claude Code expands braces before matching, so each option is filed under its own keys."""
+    scope = _scope(("src/*.{ts,tsx}",), "gitignore")
+    assert scope is not None
+    assert scope_options(scope) == [[("prefix", "src"), ("ext", "ts")], [("prefix", "src"), ("ext", "tsx")]]
 
 
 @pytest.mark.parametrize("pattern", ["**", "*/x/**", "{1..3}/a", "*", "**/*"])

@@ -42,7 +42,7 @@ def test_a_jitctx_only_in_the_active_virtualenv_is_written_as_an_absolute_path(
     program = fake_jitctx(venv / "bin")
     monkeypatch.setenv("VIRTUAL_ENV", str(venv))
     monkeypatch.setenv("PATH", str(venv / "bin"))
-    doc = install_json(capsys, "install", "claude-code")
+    doc = install_json(capsys, "install", "claude-code", "--scope", "local")  # this machine's file only
     assert doc["command"] == f"'{program}' hook claude-code"
     # ... and that command runs the hook from a shell whose PATH knows nothing of the virtualenv
     (project / "CLAUDE.md").write_text("# house rules\n")
@@ -58,8 +58,8 @@ def test_a_jitctx_only_in_the_active_virtualenv_is_written_as_an_absolute_path(
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) is not None
     # the human output says why the path is absolute
-    assert main(["uninstall", "claude-code"]) == 0
-    assert main(["install", "claude-code"]) == 0
+    assert main(["uninstall", "claude-code", "--scope", "local"]) == 0
+    assert main(["install", "claude-code", "--scope", "local"]) == 0
     assert "only in this virtualenv" in capsys.readouterr().err
 
 

@@ -152,7 +152,7 @@ def test_the_command_falls_back_to_this_interpreter(
     project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
-    code, doc, _ = run(capsys, "install", "claude-code", "--json")
+    code, doc, _ = run(capsys, "install", "claude-code", "--scope", "local", "--json")  # this machine only
     assert isinstance(doc, dict)
     assert doc["command"] == f"{sys.executable} -m jitctx hook claude-code" or doc["command"].endswith(
         "-m jitctx hook claude-code"
@@ -171,9 +171,12 @@ def test_the_installed_command_answers_a_hook(
 ) -> None:
     path = os.path.dirname(sys.executable) if on_path else str(tmp_path / "empty")
     monkeypatch.setenv("PATH", path)
-    assert main(["install", "claude-code"]) == 0
+    # Off PATH only a file of this machine may name this interpreter; the committed one never does.
+    scope = "project" if on_path else "local"
+    assert main(["install", "claude-code", "--scope", scope]) == 0
     capsys.readouterr()
-    settings = json.loads(settings_of(project).read_text())
+    written = settings_of(project) if on_path else project / ".claude" / "settings.local.json"
+    settings = json.loads(written.read_text())
     command = settings["hooks"]["SessionStart"][0]["hooks"][0]["command"]
     assert command.startswith("jitctx ") is on_path
     (project / "AGENTS.md").write_text("# guide\n")

@@ -191,3 +191,22 @@ def test_human_bytes() -> None:
         "3.0 MiB",
         "5.0 GiB",
     ]
+
+
+def test_a_session_within_one_second_is_drawn_as_a_dot() -> None:
+    """All records of a burst share one second: its line has no length, and the largest session of the
+    window vanished from the plot. It gets a dot where it ends, at its peak; the others do not."""
+    burst = [dict(r, ts=format_ts(T0 + timedelta(days=1)), session_id="burst") for r in records(sessions=1)]
+    for n, record in enumerate(burst):
+        record["cumulative_bytes"] = 5000 * (n + 1)
+    page = render_html(compute_stats(records(sessions=2) + burst))
+    plot = plot_of(page)
+    dots = re.findall(r'<circle cx="([0-9.]+)" cy="([0-9.]+)"[^>]*><title>([^<]*)</title>', plot)
+    assert [title for _, _, title in dots] == [f"burst: {human_bytes(20000)} after 0 s"]
+    (x, y, _) = dots[0]
+    heights = [
+        float(v) for v in re.findall(r"[V,]([0-9.]+)", " ".join(re.findall(r'<path d="([^"]+)"', plot)))
+    ]
+    assert float(x) == 78.0  # the left edge: the burst lasted no time
+    assert float(y) == min(heights)  # the highest point of the plot: the window's peak
+    assert plot.count("<path ") == 3

@@ -8,6 +8,7 @@ from typing import Any
 from jitctx.cli.common import add_common, count, open_project, print_json, table
 from jitctx.govern.budget import BudgetReport, StartUsage, measure
 from jitctx.govern.skills import LISTING_MAX
+from jitctx.profiles import SizeLimit
 
 SHOWN_STARTS = 10  # rows of the start-directory table; JSON lists them all
 
@@ -30,6 +31,13 @@ files with a byte budget for their body text:
 
 The injected layers together are also measured as rendered payload (headers, wrappers, blank lines)
 against the agent profile's limit (jitctx 64 KiB, codex 32 KiB).
+
+Every limit is reported with its owner. Codex cuts at its own project_doc_max_bytes (32 KiB unless its
+config says otherwise). Claude Code cuts none of its files: past 40,000 characters in one file, or
+120,000 in all, it only warns, so those are shown as warnings and never fail the budget; for Claude
+Code the 64 KiB is jitctx's own model (what 'jitctx render' assembles), not a cut. What jitctx's hook
+sends goes out in answers of at most 10,000 characters, Claude Code's limit for hook context: a file
+larger than that is named for the agent to read, not sent.
 
 What loads at startup depends on where the agent starts (Codex joins AGENTS.md files from the root down
 to its start directory and stops at 32 KiB), so every directory an agent can start in is measured: the
@@ -94,6 +102,7 @@ def to_json(report: BudgetReport, agent: str) -> dict[str, Any]:
             "limit": report.host_limit,
             "headroom": report.host_headroom,
             "over": report.host_over,
+            **_owner_json(report.startup_limit),
         },
         "start_dirs": [_start_json(s) for s in report.starts],
         "worst": _start_json(report.worst) if report.worst is not None else None,
@@ -104,8 +113,16 @@ def to_json(report: BudgetReport, agent: str) -> dict[str, Any]:
             "listing_max_per_skill": LISTING_MAX,
             "cut": [s.to_dict() for s in report.skills.cut],
         },
+        "limits": [limit.to_dict() for limit in report.limits],
+        "hook": report.hook.to_dict(),
         "ok": not report.over,
     }
+
+
+def _owner_json(limit: SizeLimit | None) -> dict[str, Any]:
+    if limit is None:
+        return {}
+    return {"limit_owner": limit.owner, "limit_name": limit.name, "limit_cuts": limit.cuts}
 
 
 def _start_json(start: StartUsage) -> dict[str, Any]:
@@ -117,6 +134,9 @@ def _start_json(start: StartUsage) -> dict[str, Any]:
         "headroom": start.headroom,
         "over": start.over,
         "cut": [f.to_dict() for f in start.cut],
+        **_owner_json(start.limit_info),
+        "chars": start.chars,
+        "warnings": [w.to_dict() for w in start.warnings],
     }
 
 
@@ -144,16 +164,8 @@ def to_text(report: BudgetReport, agent: str) -> str:
         if lines:
             lines.append("")
         lines.append(_starts_table(report.starts))
-        worst = report.starts[0]
-        verdict = "OVER" if worst.over else "ok"
         lines.append("")
-        lines.append(
-            f"{agent} worst start directory {_dir(worst.path)}: {worst.need:,} of {worst.limit:,} bytes, "
-            f"headroom {worst.headroom:,} — {verdict}"
-            + (f" ({len(report.starts)} start directories measured)" if len(report.starts) > 1 else "")
-        )
-        for f in worst.cut:
-            lines.append(f"  {f.display}: {f.status}, {f.bytes_kept:,} bytes kept, {f.bytes_lost:,} lost")
+        lines.extend(_worst_lines(report, agent))
     if report.skills.skills:
         listing = report.skills
         lines.append("")
@@ -164,7 +176,60 @@ def to_text(report: BudgetReport, agent: str) -> str:
         )
         for skill in listing.cut:
             lines.append(f"  {skill.path}: {skill.listing_chars:,} characters, {skill.listing_cut:,} cut")
+    lines.extend(_hook_lines(report))
+    if report.limits:
+        lines.append("")
+        lines.append("limits, whose they are and what happens past them:")
+        lines.extend(f"  {_limit_text(limit)}" for limit in report.limits)
     return "\n".join(lines)
+
+
+def _worst_lines(report: BudgetReport, agent: str) -> list[str]:
+    worst = report.starts[0]
+    measured = f" ({len(report.starts)} start directories measured)" if len(report.starts) > 1 else ""
+    info = worst.limit_info
+    if not worst.cuts:
+        verdict = "warnings" if worst.warnings else "ok"
+        model = f"; {worst.limit:,} bytes is {info.owner}'s own model, not {agent}'s limit" if info else ""
+        lines = [
+            f"{agent} worst start directory {_dir(worst.path)}: {worst.need:,} bytes, {worst.chars:,} "
+            f"characters in {count(len(worst.files), 'file')}; {agent} cuts none of them{model} — "
+            f"{verdict}{measured}"
+        ]
+    else:
+        whose = f" ({info.owner}'s {info.name})" if info else ""
+        verdict = "OVER" if worst.over else "ok"
+        lines = [
+            f"{agent} worst start directory {_dir(worst.path)}: {worst.need:,} of {worst.limit:,} bytes"
+            f"{whose}, headroom {worst.headroom:,} — {verdict}{measured}"
+        ]
+    for f in worst.cut:
+        lines.append(f"  {f.display}: {f.status}, {f.bytes_kept:,} bytes kept, {f.bytes_lost:,} lost")
+    lines.extend(f"  warning: {w.describe()}" for w in worst.warnings)
+    return lines
+
+
+def _hook_lines(report: BudgetReport) -> list[str]:
+    hook = report.hook
+    if hook.limit is None or not hook.too_large:
+        return []
+    limit = hook.limit
+    lines = [
+        "",
+        f"hook: {count(len(hook.too_large), 'file')} over the {limit.value:,} characters of one hook "
+        f"answer ({limit.owner}'s {limit.name}); jitctx's hook names them instead of sending them",
+    ]
+    lines.extend(f"  {w.file}: {w.size:,} characters" for w in hook.too_large)
+    return lines
+
+
+def _limit_text(limit: SizeLimit) -> str:
+    unit = "characters" if limit.unit == "chars" else "bytes"
+    where = {"file": "per file", "startup": "at startup", "hook": "per hook answer"}.get(
+        limit.applies_to, limit.applies_to
+    )
+    kind = "cuts" if limit.cuts else ("no cut" if limit.owner == "jitctx" else "warns")
+    return f"{limit.owner}: {limit.name}, {limit.value:,} {unit} {where} ({kind}: {limit.effect})"
 
 
 def _dir(path: str) -> str:
@@ -172,10 +237,23 @@ def _dir(path: str) -> str:
 
 
 def _starts_table(starts: tuple[StartUsage, ...]) -> str:
+    if not starts[0].cuts:
+        return _warn_table(starts)
     rows: list[list[object]] = []
     for s in starts[:SHOWN_STARTS]:
         cut = ", ".join(f"{f.display} {f.status} (-{f.bytes_lost:,})" for f in s.cut)
         rows.append([_dir(s.path), len(s.files), f"{s.need:,}", f"{s.limit:,}", f"{s.headroom:,}", cut])
     text = table(["start dir", "files", "bytes", "limit", "headroom", "cut"], rows, right=(1, 2, 3, 4))
+    hidden = len(starts) - SHOWN_STARTS
+    return text + (f"\n… and {hidden} more (see --json)" if hidden > 0 else "")
+
+
+def _warn_table(starts: tuple[StartUsage, ...]) -> str:
+    """Start directories of an agent that cuts nothing: sizes, and the warnings it would show."""
+    rows: list[list[object]] = []
+    for s in starts[:SHOWN_STARTS]:
+        warned = ", ".join(w.file or "all files" for w in s.warnings)
+        rows.append([_dir(s.path), len(s.files), f"{s.need:,}", f"{s.chars:,}", warned])
+    text = table(["start dir", "files", "bytes", "characters", "warnings"], rows, right=(1, 2, 3))
     hidden = len(starts) - SHOWN_STARTS
     return text + (f"\n… and {hidden} more (see --json)" if hidden > 0 else "")

@@ -5,7 +5,15 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from jitctx.cli.common import add_common, count, open_project, print_json, table, warn
+from jitctx.cli.common import (
+    add_common,
+    count,
+    open_project,
+    print_json,
+    refuse_folder_of_projects,
+    table,
+    warn,
+)
 
 if TYPE_CHECKING:
     from jitctx.govern.findings import Finding
@@ -72,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json and args.format not in (None, "json"):
         warn(f"--json and --format {args.format} given; printing {args.format}")
         output = args.format
+    refuse_folder_of_projects(args, "jitctx lint")
     project, _ = open_project(args)
     report = lint_project(project, use_git=not args.no_git)
     code = 1 if report.failed(strict=args.strict) else 0

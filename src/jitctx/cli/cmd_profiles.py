@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 
 from jitctx.cli.common import add_json, print_json, table
-from jitctx.profiles import PROFILES
+from jitctx.profiles import PROFILES, Profile
 
 # Column widths of the two lists, so that the table fits 100 columns (a long list wraps between items).
 FILES_WIDTH = 40
@@ -24,22 +24,33 @@ def run(args: argparse.Namespace) -> int:
         print_json({"profiles": [asdict(profile) for profile in PROFILES.values()]})
         return 0
     rows: list[list[object]] = []
+    aliases = PROFILES.aliases()
     for p in PROFILES.values():
-        files = wrap(p.dir_files + p.local_files, FILES_WIDTH)
+        files = wrap(files_read(p), FILES_WIDTH)
         rules = wrap([f"{r.path}/*{r.suffix}" for r in p.rules_dirs] or ["-"], RULES_WIDTH)
-        for index in range(max(len(files), len(rules))):
+        names = [p.name, *(f"(or {alias})" for alias, name in aliases.items() if name == p.name)]
+        for index in range(max(len(files), len(rules), len(names))):
             first = index == 0
             rows.append(
                 [
-                    p.name if first else "",
+                    names[index] if index < len(names) else "",
                     files[index] if index < len(files) else "",
                     rules[index] if index < len(rules) else "",
                     f"{p.max_bytes // 1024} KiB" if first else "",
                     p.glob_dialect if first else "",
                 ]
             )
-    print(table(["profile", "files per directory", "rules folders", "budget", "globs"], rows, right=(3,)))
+    print(table(["profile", "instruction files", "rules folders", "budget", "globs"], rows, right=(3,)))
     return 0
+
+
+def files_read(profile: Profile) -> list[str]:
+    """Every file name the profile reads in a project, as `--json` lists them: per directory, the
+    fallbacks with the file whose absence they need, and the files read at the root only."""
+    names = [*profile.dir_files, *profile.local_files]
+    names += [f"{name} (where no {unless})" for name, unless in profile.fallback_files]
+    names += [f"{name} (root only)" for name in profile.root_files]
+    return names
 
 
 def wrap(items: Sequence[str], width: int) -> list[str]:

@@ -23,6 +23,9 @@ committed in REF (read with 'git show REF:<lock>'), so an edit cannot pass by re
 same change: every instruction file that differs from the base lock is reported, and the working lock
 must match the tree as well.
 
+`size` is the whole file on disk in bytes, frontmatter included (what sha256 covers); it is not the
+`bytes` of startup, touch, budget and stats, which count the body an agent receives.
+
 The lock file defaults to .jitctx.lock.json at the project root; a relative --lock is taken from the
 current directory. Commit it next to the instruction files.
 
@@ -238,7 +241,7 @@ def _show(
     if not current:
         print("no instruction files found")
         return 0
-    headers = ["file", "bytes", "sha256", "mtime (UTC)"]
+    headers = ["file", "size", "sha256", "mtime (UTC)"]
     rows: list[list[object]] = [[f.path, f.size, _short(f.sha256), f.mtime] for f in current]
     if lock is not None:
         headers.append("vs lock")

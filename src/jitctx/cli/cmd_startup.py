@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 
 from jitctx.cli.common import add_common, open_project, print_json, table, warn
 from jitctx.discovery.session import Session
@@ -11,7 +12,11 @@ from jitctx.reports.loads import load_rows, startup_json
 HELP = """\
 Startup loads every unconditional instruction file on the chain from the root to the cwd, plus the
 scoped rules that a startup signal matches: the cwd marker ('src/ui/') and the files git reports as
-changed under the cwd. Scoped rules nobody touches wait for JIT discovery.
+changed under the cwd. Scoped rules nobody touches wait for JIT discovery. With many changed files the
+signals line shows how many there are and the first few; --json lists them all.
+
+`bytes` is the body of a file as the agent receives it (frontmatter left out), as in touch, budget and
+stats; `jitctx provenance` shows the whole file's `size` instead.
 
 examples:
   jitctx startup --root examples/monorepo
@@ -34,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"root    {result.root}")
     print(f"cwd     {result.cwd}")
     print(f"agent   {result.agent}")
-    print(f"signals {', '.join(result.signals) if result.signals else '(none)'}")
+    print(f"signals {signals_line(result.signals)}")
     print()
     if result.loaded:
         rows = load_rows(result.loaded)
@@ -50,3 +55,17 @@ def run(args: argparse.Namespace) -> int:
     for message in result.warnings:
         warn(message)
     return 0
+
+
+SHOWN_SIGNALS = 5
+
+
+def signals_line(signals: Sequence[str]) -> str:
+    """The startup signals for a person: all of a few, else how many and the first `SHOWN_SIGNALS`
+    (a checkout with a thousand changed files would print one line of tens of thousands of characters)."""
+    if not signals:
+        return "(none)"
+    if len(signals) <= SHOWN_SIGNALS:
+        return ", ".join(signals)
+    first = ", ".join(signals[:SHOWN_SIGNALS])
+    return f"{len(signals):,} ({first}, and {len(signals) - SHOWN_SIGNALS:,} more; --json lists all)"

@@ -25,7 +25,11 @@ and loads the instruction files that touching it brings into scope: unconditiona
 
 With --session ID the session's state is kept in the state dir, so separate calls add up to one session
 (the first call also runs startup), and its startup and discoveries are recorded in the event log (see
-`jitctx log`, `jitctx stats`). Without it, each call is a new session and nothing is recorded.
+`jitctx log`, `jitctx stats`). Without it, each call is a new session and nothing is recorded (a line
+on stderr says so).
+
+`bytes` is the body of a file as the agent receives it (frontmatter left out), as in startup, budget
+and stats; `jitctx provenance` shows the whole file's `size` instead.
 
 examples:
   jitctx touch --root examples/monorepo src/ui/README.md src/ui/Footer.tsx
@@ -165,6 +169,13 @@ def run(args: argparse.Namespace) -> int:
         session_id = opened.session.session_id
         if args.session is not None:
             record_events(args, opened.session, moments)
+    if args.session is None:
+        # Said every time: a plain `touch` followed by an empty `jitctx stats` would look like a bug.
+        print(
+            "jitctx: nothing recorded (no --session); 'jitctx touch --session NAME PATH...' records the "
+            "session for 'jitctx log' and 'jitctx stats'",
+            file=sys.stderr,
+        )
     places = [resolved(project, opened.session.cwd, path) for path in args.paths]
     for path, where in zip(args.paths, places, strict=True):
         line = explain_resolution(project, opened.session.cwd, path, where)

@@ -28,20 +28,31 @@ def add_root(parser: argparse.ArgumentParser) -> None:
 
 
 def add_agent(parser: argparse.ArgumentParser) -> None:
+    aliases = PROFILES.aliases()
+    named = ", ".join(
+        f"{name} (or {', '.join(a for a, n in aliases.items() if n == name)})"
+        if name in aliases.values()
+        else name
+        for name in PROFILES
+    )
     parser.add_argument(
         "--agent",
         metavar="PROFILE",
+        # An alias (a client's other name) is taken as the profile's own name, so every command sees one.
+        type=lambda name: aliases.get(name, name),
         choices=sorted(PROFILES),
-        help=f"agent profile: {', '.join(PROFILES)} (default: the config's 'agent', else {DEFAULT_PROFILE})",
+        help=f"agent profile: {named} (default: the config's 'agent', else {DEFAULT_PROFILE})",
     )
 
 
 def add_json(parser: argparse.ArgumentParser) -> None:
-    """--json, and --color for the output meant for people instead."""
+    """--json, and --color and --wide for the output meant for people instead."""
     from jitctx.cli.colour import add_colour
+    from jitctx.cli.width import add_wide
 
     parser.add_argument("--json", action="store_true", help="print one JSON document on stdout")
     add_colour(parser)
+    add_wide(parser)
 
 
 def add_cwd(parser: argparse.ArgumentParser) -> None:
@@ -84,6 +95,43 @@ def resolve_root_and_cwd(args: argparse.Namespace) -> tuple[str, str]:
     if not os.path.isdir(cwd):
         raise UsageError(f"--cwd {cwd_arg!r} is not an existing directory under {root}")
     return root, cwd
+
+
+def refuse_folder_of_projects(args: argparse.Namespace, command: str) -> None:
+    """Without --root, a cwd with no root marker above it but projects below it (a folder of clones) is
+    not one project: `explain PATH` would take PATH's repository, so `command` must not take the folder.
+    `--root DIR` still takes any folder as it is."""
+    if getattr(args, "root", None) is not None:
+        return
+    root, _ = resolve_root_and_cwd(args)
+    if any(os.path.lexists(os.path.join(root, marker)) for marker in ROOT_MARKERS):
+        return
+    inner = projects_below(root)
+    if inner:
+        named = ", ".join(inner[:5]) + (", ..." if len(inner) > 5 else "")
+        raise UsageError(
+            f"{root} is in no project (no {' or '.join(ROOT_MARKERS)} here or above) but holds "
+            f"{count(len(inner), 'project')}: {named}; run '{command}' inside one, or pass --root DIR "
+            "(--root . takes this folder as one project)"
+        )
+
+
+def projects_below(directory: str) -> list[str]:
+    """The folders right below `directory` that are project roots (hold a root marker), sorted."""
+    try:
+        entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
+    except OSError:
+        return []
+    found = []
+    for entry in entries:
+        try:
+            if not entry.is_dir():
+                continue
+        except OSError:
+            continue
+        if any(os.path.lexists(os.path.join(entry.path, marker)) for marker in ROOT_MARKERS):
+            found.append(entry.name)
+    return found
 
 
 def open_project(args: argparse.Namespace) -> tuple[Project, str]:
@@ -174,9 +222,14 @@ def count(number: int, noun: str) -> str:
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]], *, right: Sequence[int] = ()) -> str:
-    """An aligned plain-text table, its header line bold on a terminal; columns in `right` right-aligned."""
+    """An aligned plain-text table, its header line bold on a terminal; columns in `right` right-aligned.
+    On a terminal it is wrapped to the terminal's width unless `--wide` was given (jitctx.cli.width)."""
     from jitctx.cli.colour import paint
+    from jitctx.cli.width import columns_for, fit_rows
 
+    columns = columns_for(sys.stdout)
+    if columns is not None:
+        headers, rows = fit_rows(headers, rows, columns, right=right)
     lines = plain_table(headers, rows, right=right).split("\n")
     lines[0] = paint(lines[0], "bold", sys.stdout)
     return "\n".join(lines)

@@ -25,11 +25,15 @@ Values jitctx does not change keep their text, numbers included.
 """
 
 INSTALL_DETAILS = """\
-The command written is `jitctx hook AGENT` when `jitctx` is on PATH; the absolute path of that `jitctx`
-when it is on PATH only through the active virtualenv ($VIRTUAL_ENV), so that the agent finds it when
-started from another shell; else the absolute `PYTHON -m jitctx hook AGENT` of this installation.
---command replaces it. Codex runs a new hook only after you trust it: open /hooks in Codex once after
-installing; `jitctx doctor` shows whether Codex recorded that trust.
+The command written into the project scope's file, which is committed and runs on every teammate's
+machine, is always `jitctx hook AGENT`: it names no path of this machine, and each machine needs jitctx
+on PATH (pipx install jitctx, or uv tool install jitctx); install says so, and warns when this shell
+finds no such jitctx. The local and user scopes stay on this machine and get what runs here from any
+shell: `jitctx hook AGENT` when `jitctx` is on PATH; the absolute path of that `jitctx` when it is on
+PATH only through the active virtualenv ($VIRTUAL_ENV); else the absolute `PYTHON -m jitctx hook AGENT`
+of this installation. --command replaces it (in the project scope, install warns about a machine path;
+`jitctx doctor` checks the committed command for one). Codex runs a new hook only after you trust it:
+open /hooks in Codex once after installing; `jitctx doctor` shows whether Codex recorded that trust.
 
 --transport mcp (claude-code, project or user scope): PostToolBatch, UserPromptSubmit and SubagentStart
 become `mcp_tool` hooks answered by the `jitctx mcp` server, which Claude Code starts with the session and

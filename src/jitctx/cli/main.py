@@ -31,6 +31,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "claims": ("jitctx.cli.cmd_claims", "check facts written in instruction files against the repo"),
     "provenance": ("jitctx.cli.cmd_provenance", "write or check a lock file of instruction file hashes"),
     "lint": ("jitctx.cli.cmd_lint", "find broken imports, bad globs, dead scopes and duplicates"),
+    "rules": ("jitctx.cli.cmd_rules", "each instruction file: scope, bytes, twins, who reads it when"),
     "hook": ("jitctx.cli.cmd_hook", "answer one hook event of an agent (stdin JSON -> stdout JSON)"),
     "install": ("jitctx.cli.cmd_install", "add jitctx hooks to an agent's settings"),
     "uninstall": ("jitctx.cli.cmd_install", "remove jitctx hooks from an agent's settings"),

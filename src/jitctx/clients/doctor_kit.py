@@ -86,6 +86,61 @@ def in_active_virtualenv(executable: str) -> bool:
     return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
 
 
+# The scope whose settings file lives in the repository and is committed, shared with the team: a hook
+# command there runs on every teammate's machine, so it must name no path of this one.
+COMMITTED_SCOPE = "project"
+# Folder names that only a virtualenv (or a tool keeping virtualenvs) gives a path.
+_VENV_PARTS = frozenset({".venv", "venv", "venvs", "virtualenvs", ".virtualenvs"})
+
+
+def machine_specific(program: str, checkout: str | None = None) -> str | None:
+    """Why the absolute `program` is a path of this machine only (inside a virtualenv, under the home,
+    inside the checkout `checkout`, which lives elsewhere on another machine), or None when it is not
+    absolute or is a shared system place (`/usr/bin/python3`)."""
+    if not os.path.isabs(program):
+        return None
+    parts = program.replace(os.sep, "/").split("/")
+    folder = os.path.dirname(program)
+    venv = next(
+        (d for d in (folder, os.path.dirname(folder)) if os.path.isfile(os.path.join(d, "pyvenv.cfg"))), None
+    )
+    if venv is not None or in_active_virtualenv(program) or _VENV_PARTS.intersection(parts[:-1]):
+        return f"inside a virtualenv ({venv or folder})"
+    if checkout and _under(program, checkout):
+        return f"inside this checkout ({checkout}), which is somewhere else on another machine"
+    home = os.path.expanduser("~")
+    if home not in ("~", "/") and _under(program, home):
+        return f"under this machine's home directory ({home})"
+    return None
+
+
+def _under(path: str, folder: str) -> bool:
+    base = os.path.abspath(folder).rstrip(os.sep)
+    return os.path.abspath(path).startswith(base + os.sep)
+
+
+def portable_check(client: Client, command: str, path: Path) -> Check:
+    """The hook command of a committed settings file names no path of this machine."""
+    from jitctx.clients.checks import command_program
+
+    name = f"portable ({COMMITTED_SCOPE})"
+    program = command_program(command) or ""
+    why = machine_specific(program, str(path.parent.parent))  # <root>/.claude/settings.json -> <root>
+    if why is None:
+        return Check(client.name, name, OK, f"{command}: names no path of this machine")
+    mine = [scope for scope in client.scopes if scope != COMMITTED_SCOPE]
+    keep = f"; or keep it on this machine only: --scope {mine[0]}" if mine else ""
+    return Check(
+        client.name,
+        name,
+        WARN,
+        f"{path} is committed, shared with the team, and runs {program}, {why}: on a teammate's "
+        "machine the hook points at nothing",
+        f"jitctx install {client.name} --scope {COMMITTED_SCOPE}   (writes `jitctx hook {client.name}`; "
+        f"each machine needs jitctx on PATH: pipx install jitctx){keep}",
+    )
+
+
 def command_check(client: str, command: str, scope: str) -> Check:
     """The hook command's program exists (an absolute path) or is on PATH for any shell."""
     from jitctx.clients.checks import command_program
@@ -113,7 +168,7 @@ def command_check(client: str, command: str, scope: str) -> Check:
             name,
             PROBLEM,
             f"{program!r} is not on PATH ({command})",
-            f"jitctx install {client} --scope {scope}   (writes an absolute path when need be)",
+            _on_path_fix(client, scope, "(writes an absolute path when need be)"),
         )
     if in_active_virtualenv(found):
         return Check(
@@ -122,9 +177,17 @@ def command_check(client: str, command: str, scope: str) -> Check:
             WARN,
             f"{program!r} is found only through the active virtualenv ({found}); an agent started "
             "from another shell will not find it",
-            f"jitctx install {client} --scope {scope}   (writes the absolute path)",
+            _on_path_fix(client, scope, "(writes the absolute path)"),
         )
     return Check(client, name, OK, f"{command} ({found})")
+
+
+def _on_path_fix(client: str, scope: str, what_install_writes: str) -> str:
+    """How to make a `jitctx` that this shell cannot count on run: install it for every shell, since
+    the committed file must keep its portable command; elsewhere install may write a path instead."""
+    if scope == COMMITTED_SCOPE:
+        return "pipx install jitctx (or uv tool install jitctx): the committed command needs jitctx on PATH"
+    return f"jitctx install {client} --scope {scope}   {what_install_writes}"
 
 
 def version_check(client: Client) -> Check:
@@ -168,6 +231,7 @@ def settings_checks(
     checks = [version_check(client), *first]
     found_in: list[str] = []
     commands: dict[str, str] = {}
+    committed: dict[str, Path] = {}  # command -> the committed settings file that runs it
     for scope, path in places:
         scope_found, handlers = hooks_check(client, scope, path, settings_problems)
         checks.extend(scope_found)
@@ -177,6 +241,8 @@ def settings_checks(
         for handler in handlers:
             if handler.command != MCP_HANDLER:
                 commands.setdefault(handler.command, scope)
+                if scope == COMMITTED_SCOPE:
+                    committed.setdefault(handler.command, path)
         if scope_checks is not None:
             checks.extend(scope_checks(scope, path, handlers))
     plugin_found, active = plugin() if plugin is not None else ([], False)
@@ -206,6 +272,7 @@ def settings_checks(
             )
         )
     checks.extend(command_check(name, command, scope) for command, scope in commands.items())
+    checks.extend(portable_check(client, command, path) for command, path in committed.items())
     checks.extend(last)
     return checks, bool(found_in) or active
 

@@ -26,6 +26,7 @@ from typing import Any, NamedTuple
 
 from jitctx.discovery.glob_keys import keyed_candidates
 from jitctx.model import Scope
+from jitctx.scope import expand_braces
 
 _SPECIAL = frozenset("*?[]{}\\!")
 _GLOBAL_FLAGS = re.compile(r"\(\?[aiLmsux]+\)")
@@ -120,7 +121,11 @@ def scope_options(scope: Scope) -> list[list[tuple[str, str]]] | None:
     if _GLOBAL_FLAGS.search(scope.regex):
         return None  # case folding, say: literal keys would miss
     keys: list[list[tuple[str, str]]] = []
-    for raw in scope.patterns:
+    patterns = scope.patterns
+    if scope.dialect == "gitignore":
+        # Braces expanded as the regex was compiled: over the whole scope, under one budget.
+        patterns = expand_braces(tuple(p.strip() for p in patterns if p.strip()))
+    for raw in patterns:
         pattern = raw.strip()
         if not pattern:
             continue

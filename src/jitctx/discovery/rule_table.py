@@ -141,7 +141,13 @@ def _scope_of(project: Project, candidate: Candidate, cache: ScopeCache) -> Scop
         return None
     version = [info.st_mtime_ns, info.st_size, info.st_ino]
     entry = cache.get(candidate.path)
-    if entry is not None and entry[:3] == version:
+    # A scope compiled in another dialect (a session saved before its profile's dialect changed) is not
+    # this profile's answer: the file is parsed again.
+    if (
+        entry is not None
+        and entry[:3] == version
+        and (entry[3] is None or entry[5] == project.profile.glob_dialect)
+    ):
         if entry[3] is None:
             return None
         return Scope(tuple(entry[3]), str(entry[4]), str(entry[5]), str(entry[6]), bool(entry[7]))

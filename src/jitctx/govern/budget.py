@@ -8,6 +8,10 @@ root down to its start directory and stops at 32 KiB, so a small root file says 
 started in `tests/`. Every directory an agent can start in is therefore measured (the root, each folder
 holding an instruction file, and the deepest folders of the repository), and the worst one decides. The
 same computation (`fit_start`) backs `jitctx render`, so the two commands never disagree.
+
+Each number has an owner (`Profile.startup_limit`, `Profile.size_limits`): Codex cuts at its own
+`project_doc_max_bytes`; Claude Code cuts nothing of its files and only warns past its sizes, so for it
+the profile's `max_bytes` is jitctx's model and never reported as a cut.
 """
 
 from __future__ import annotations
@@ -21,9 +25,11 @@ from jitctx.assemble.render import GLOBAL_TIERS, rendered_size
 from jitctx.config import Layer
 from jitctx.discovery.session import Session
 from jitctx.errors import ConfigError
+from jitctx.govern.limits import HookUsage, SizeWarning, hook_usage, startup_warnings
 from jitctx.govern.skills import SkillListing, find_skills
 from jitctx.model import InstructionFile
 from jitctx.paths import is_inside
+from jitctx.profiles import SizeLimit
 from jitctx.project import Project
 from jitctx.scope import compile_scope, scope_matches
 
@@ -55,10 +61,18 @@ class StartUsage:
     need: int  # what the host would count if nothing were cut (Codex: raw bytes; else rendered payload)
     payload: int  # the rendered payload of all of them, uncut
     fit: BudgetResult
+    limit_info: SizeLimit | None = None  # whose limit `fit` applies, and whether it cuts
+    chars: int = 0  # characters of the files' text, as agents that count characters count them
+    warnings: tuple[SizeWarning, ...] = ()  # the agent's warning limits gone past (nothing is cut)
 
     @property
     def limit(self) -> int:
         return self.fit.limit
+
+    @property
+    def cuts(self) -> bool:
+        """Does the agent itself cut at `limit`? (False: the limit is jitctx's model only.)"""
+        return self.limit_info is None or self.limit_info.cuts
 
     @property
     def headroom(self) -> int:
@@ -66,7 +80,9 @@ class StartUsage:
 
     @property
     def cut(self) -> tuple[FileBudget, ...]:
-        """Files that do not arrive whole: truncated or dropped."""
+        """Files that do not arrive whole: truncated or dropped (none where the agent cuts nothing)."""
+        if not self.cuts:
+            return ()
         return tuple(f for f in self.fit.files if f.status != "kept")
 
     @property
@@ -75,6 +91,7 @@ class StartUsage:
 
 
 NO_SKILLS = SkillListing(())
+NO_HOOK = HookUsage(None)
 
 
 @dataclass(frozen=True)
@@ -87,6 +104,9 @@ class BudgetReport:
     configured: bool
     starts: tuple[StartUsage, ...] = ()  # every start directory measured, worst first
     skills: SkillListing = NO_SKILLS  # the Agent Skills listed at session start
+    startup_limit: SizeLimit | None = None  # whose `host_limit` is, and whether it cuts
+    hook: HookUsage = NO_HOOK  # files too large for one hook answer
+    limits: tuple[SizeLimit, ...] = ()  # every size limit that applies, with its owner
 
     @property
     def host_headroom(self) -> int:
@@ -95,7 +115,9 @@ class BudgetReport:
     @property
     def host_over(self) -> bool:
         # Without layers the host's verdict is the start directories' (whether anything is cut there).
-        return self.configured and self.injected_payload > self.host_limit
+        # A limit the agent does not apply itself cannot be exceeded.
+        cuts = self.startup_limit is None or self.startup_limit.cuts
+        return cuts and self.configured and self.injected_payload > self.host_limit
 
     @property
     def worst(self) -> StartUsage | None:
@@ -127,7 +149,22 @@ def fit_start(project: Project, cwd: str) -> StartUsage:
     else:
         need = payload
     shown = project.display(os.path.realpath(cwd))
-    return StartUsage(shown, tuple(f.display for f in files), need, payload, fit_files(files, project))
+    return StartUsage(
+        shown,
+        tuple(f.display for f in files),
+        need,
+        payload,
+        fit_files(files, project),
+        limit_info=startup_limit(project),
+        chars=sum(len(f.text) for f in files),
+        warnings=startup_warnings(files, project.profile),
+    )
+
+
+def startup_limit(project: Project) -> SizeLimit:
+    """The limit on what loads at startup, and whose it is: the config's max_bytes, else the profile's."""
+    configured = project.config.max_bytes is not None
+    return project.profile.startup_limit(project.max_bytes, configured=configured)
 
 
 def start_dirs(project: Project, files: Iterable[InstructionFile], directories: Iterable[str]) -> list[str]:
@@ -139,9 +176,9 @@ def start_dirs(project: Project, files: Iterable[InstructionFile], directories: 
         if not is_inside(file.path, project.root):
             continue
         parts = file.display.split("/")[:-1]
-        while parts and parts[-1].startswith("."):
-            parts.pop()  # `pkg/.claude/CLAUDE.md` belongs to `pkg`
-        found.add(os.path.join(project.root, *parts))
+        hidden = next((i for i, part in enumerate(parts) if part.startswith(".")), len(parts))
+        # `pkg/.claude/CLAUDE.md` and `pkg/.claude/rules/a/b.md` belong to `pkg`.
+        found.add(os.path.join(project.root, *parts[:hidden]))
     # Agents start in the project's own folders, not in tool folders like `.claude/skills/x`.
     markers = sorted(
         d.rstrip("/")
@@ -181,13 +218,17 @@ def measure(
     cwds = [cwd] if cwd is not None else start_dirs(project, files, directories or ())
     starts = measure_starts(project, cwds)
     skills = SkillListing(find_skills(project.root, paths, project.profile.name))
+    root = next((s for s in starts if s.path == "."), None) or fit_start(project, project.root)
+    start_limit = startup_limit(project)
+    owned = _Owned(
+        start_limit,
+        hook_usage(files, project.profile, root.files),
+        (start_limit, *project.profile.size_limits),
+    )
     if not config.layers:
-        root = next((s for s in starts if s.path == "."), None) or fit_start(project, project.root)
         body = sum(f.body_bytes for f in root.fit.files)
         usage = LayerUsage("startup", root.files, body, root.payload, None)
-        return BudgetReport(
-            (usage,), body, root.payload, limit, style, configured=False, starts=starts, skills=skills
-        )
+        return owned.report((usage,), body, root.payload, limit, style, False, starts, skills)
 
     members = assign_layers(files, config.layers, config.source or "config")
     usages = [
@@ -209,9 +250,32 @@ def measure(
     injected = [f for layer in config.layers if layer.inject for f in members[layer.name]]
     body = sum(f.body_bytes for f in injected)
     payload = rendered_size(injected, style)
-    return BudgetReport(
-        tuple(usages), body, payload, limit, style, configured=True, starts=starts, skills=skills
-    )
+    return owned.report(tuple(usages), body, payload, limit, style, True, starts, skills)
+
+
+@dataclass(frozen=True)
+class _Owned:
+    """The limits of a report and whose they are, the same whether layers are configured or not."""
+
+    startup_limit: SizeLimit
+    hook: HookUsage
+    limits: tuple[SizeLimit, ...]
+
+    def report(
+        self,
+        layers: tuple[LayerUsage, ...],
+        body: int,
+        payload: int,
+        limit: int,
+        style: str,
+        configured: bool,
+        starts: tuple[StartUsage, ...],
+        skills: SkillListing,
+    ) -> BudgetReport:
+        return BudgetReport(
+            layers, body, payload, limit, style, configured, starts, skills,
+            startup_limit=self.startup_limit, hook=self.hook, limits=self.limits,
+        )  # fmt: skip
 
 
 def assign_layers(

@@ -3,10 +3,18 @@
 Only lines that carry a rule count: headings, fenced code, table rules and short lines ("## Commands",
 "- Build: `pnpm build`") repeat legitimately and would drown the real duplicates. Consecutive repeated
 lines are reported as one finding per place, each naming the other places.
+
+A repeat costs something only where both copies load together, so two texts are compared only when one
+agent reads both and they sit on one directory chain (the same folder, or one above the other): what an
+agent starting anywhere loads at once. Sibling packages' files never load together at start, and moving
+their common lines to the parent folder would load them in every session. Whole files are compared as
+the agent gets them, imports expanded: two `CLAUDE.md` that both say `@AGENTS.md` differ when the
+imports resolve to different files.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections import defaultdict
 from collections.abc import Sequence
@@ -28,6 +36,36 @@ class Text:
     display: str
     body: str
     first_line: int = 1
+    expanded: str | None = None  # the body with its imports expanded, as the agent gets it
+    # The folders (root-relative POSIX, "" for the root) whose sessions load the file; none: everywhere.
+    homes: tuple[str, ...] = ()
+    readers: frozenset[str] = frozenset()  # the agents that load it; none: any agent
+
+    @property
+    def whole(self) -> str:
+        return self.body if self.expanded is None else self.expanded
+
+
+def load_together(a: Text, b: Text) -> bool:
+    """Does some agent get both texts in one session: one reader, one directory chain?"""
+    if a.readers and b.readers and not a.readers & b.readers:
+        return False
+    if not a.homes or not b.homes:
+        return True
+    return any(_on_chain(x, y) for x in a.homes for y in b.homes)
+
+
+def _on_chain(x: str, y: str) -> bool:
+    return x == y or not x or not y or y.startswith(x + "/") or x.startswith(y + "/")
+
+
+def _above(x: Text, y: Text) -> bool:
+    """Is every folder of `x` above (or the same as) one of `y`'s, so `x` loads wherever `y` does?"""
+    if not x.homes:
+        return True
+    return bool(y.homes) and all(
+        any(not h or g == h or g.startswith(h + "/") for h in x.homes) for g in y.homes
+    )
 
 
 def duplicate_findings(texts: Sequence[Text]) -> list[Finding]:
@@ -35,17 +73,18 @@ def duplicate_findings(texts: Sequence[Text]) -> list[Finding]:
     same_file = _identical_groups(texts)
     for group in same_file:
         for member in group:
-            others = [texts[i].display for i in group if i != member]
+            mates = [i for i in group if i != member and load_together(texts[member], texts[i])]
+            if not mates:
+                continue
+            others = [texts[i].display for i in mates]
             found.append(
                 finding(
                     "duplicate-rule",
                     texts[member].display,
                     texts[member].first_line,
                     f"same text as {', '.join(others)}",
-                    f"keep one file; if both agents need it, let one import the other (@{others[0]})",
-                    related=tuple(
-                        Location(texts[i].display, texts[i].first_line) for i in group if i != member
-                    ),
+                    _whole_fix(texts[member], [texts[i] for i in mates]),
+                    related=tuple(Location(texts[i].display, texts[i].first_line) for i in mates),
                 )
             )
     grouped = {index: frozenset(group) for group in same_file for index in group}
@@ -56,7 +95,7 @@ def duplicate_findings(texts: Sequence[Text]) -> list[Finding]:
 def _identical_groups(texts: Sequence[Text]) -> list[list[int]]:
     by_text: dict[str, list[int]] = defaultdict(list)
     for index, text in enumerate(texts):
-        normalized = _SPACE.sub(" ", text.body).strip()
+        normalized = _SPACE.sub(" ", text.whole).strip()
         if normalized:
             by_text[normalized].append(index)
     return [group for group in by_text.values() if len(group) > 1]
@@ -77,7 +116,7 @@ def _repeated_lines(texts: Sequence[Text], grouped: dict[int, frozenset[int]]) -
         for line, key in lines:
             others: dict[int, list[int]] = defaultdict(list)
             for other, other_line in places[key]:
-                if other != index and other not in same:
+                if other != index and other not in same and load_together(texts[index], texts[other]):
                     others[other].append(other_line)
             # Blank lines and headings between two repeated lines do not split a pasted section.
             if others and run and line - run[-1][0] <= MAX_GAP and others.keys() == run[-1][1].keys():
@@ -102,15 +141,37 @@ def _run_finding(texts: Sequence[Text], index: int, run: list[tuple[int, dict[in
     )
     count = len(run)
     what = "this line also appears" if count == 1 else f"these {count} lines also appear"
+    here, there = texts[index], [texts[o] for o in sorted(elsewhere)]
     return finding(
         "duplicate-text",
-        texts[index].display,
+        here.display,
         first,
         f"{what} in {where}",
-        "keep the text in one file (the nearest common folder's) and delete the copy",
+        _lines_fix(here, there),
         end_line=last if last != first else None,
         related=tuple(Location(texts[o].display, min(lines)) for o, lines in sorted(elsewhere.items())),
     )
+
+
+def _whole_fix(here: Text, others: list[Text]) -> str:
+    above = [o for o in others if _above(o, here) and not _above(here, o)]
+    if above:
+        return f"delete this file: {above[0].display} has the same text and loads wherever this one does"
+    below = [o for o in others if _above(here, o) and not _above(o, here)]
+    if below:
+        names = ", ".join(o.display for o in below)
+        return f"keep this file and delete {names}, which loads only where this one does"
+    target = os.path.relpath(others[0].display, os.path.dirname(here.display) or ".").replace(os.sep, "/")
+    return f"keep one file; if both agents need it, let one import the other (@{target})"
+
+
+def _lines_fix(here: Text, others: list[Text]) -> str:
+    if all(_above(o, here) and not _above(here, o) for o in others):
+        names = ", ".join(o.display for o in others)
+        return f"delete the lines here: {names} loads wherever this file does and already has them"
+    if all(_above(here, o) and not _above(o, here) for o in others):
+        return "keep the lines here and delete the copies, which load only where this file does"
+    return "keep the lines in one of these files and delete the other copies"
 
 
 def _span(lines: list[int]) -> str:

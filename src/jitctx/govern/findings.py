@@ -168,6 +168,14 @@ _RULES = (
         ".claude/rules/NAME.md with the same paths:, or drop paths:.",
     ),
     Rule(
+        "scope-key-ignored",
+        Severity.WARNING,
+        "a rule is scoped only by a key the agent does not read, so it loads at every session start",
+        "Each format has its own scope key: Claude Code reads paths: in .claude/rules, Cursor globs:, "
+        "Copilot applyTo:. A rule scoped only by another tool's key is unconditional for the agent: it "
+        "loads in every session. Add the agent's own key with the same globs.",
+    ),
+    Rule(
         "scope-matches-nothing",
         Severity.WARNING,
         "a scope pattern matches no file in the repository",
@@ -177,15 +185,17 @@ _RULES = (
     Rule(
         "duplicate-rule",
         Severity.WARNING,
-        "two unconditional instruction files have the same text",
-        "Both load, so the agent pays for the same text twice. Keep one, or let one import the other.",
+        "two unconditional instruction files that load together have the same text",
+        "One agent loads both in one session (one directory chain), imports expanded, so it pays for the "
+        "same text twice. Delete the deeper copy; files in one folder can import one from the other.",
     ),
     Rule(
         "duplicate-text",
         Severity.WARNING,
-        "the same lines appear in more than one unconditional instruction file",
-        "Repeated lines cost bytes on every turn and drift apart when only one copy is edited. Keep them "
-        "in one file.",
+        "the same lines appear in unconditional instruction files that load together",
+        "Repeated lines cost bytes on every turn and drift apart when only one copy is edited. Files that "
+        "never load together (sibling packages) are not compared. Keep the lines in the file nearer the "
+        "root, which loads wherever the deeper one does.",
     ),
     Rule(
         "shadowed-file",
@@ -197,7 +207,7 @@ _RULES = (
     Rule(
         "over-limit",
         Severity.ERROR,
-        "an instruction file is larger than the agent's byte limit",
+        "an instruction file is larger than a byte limit at which its agent (or the config) cuts",
         "Over the limit, the agent drops or truncates instructions. Move task material and history out "
         "of the file (layers L2/L3) or split it by scope.",
     ),
@@ -206,6 +216,13 @@ _RULES = (
         Severity.WARNING,
         "an instruction file uses 90% or more of the agent's byte limit",
         "Headers and other files share the same budget; leave headroom.",
+    ),
+    Rule(
+        "size-warning",
+        Severity.WARNING,
+        "an instruction file is past a size at which its agent warns (it still loads whole)",
+        "Claude Code warns that a CLAUDE.md over 40,000 characters will impact performance, and still "
+        "loads it whole. Move task material and history to files read on demand.",
     ),
     Rule(
         "route-target-missing",

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from jitctx.govern.duplicates import Text, duplicate_findings
+from jitctx.govern.duplicate_sources import duplicate_texts
+from jitctx.govern.duplicates import duplicate_findings
 from jitctx.govern.findings import Finding, Severity
 from jitctx.govern.inventory import take_inventory
 from jitctx.govern.lint_cursor import cursor_glob_findings, misplaced_rule_findings, reads_cursor_rules
@@ -23,10 +24,12 @@ from jitctx.govern.lint_rules import (
     size_findings,
     skipped_findings,
 )
+from jitctx.govern.lint_scope_keys import ignored_key_findings
 from jitctx.govern.readers import imports_expanded
 from jitctx.govern.repo_files import RepoFiles, list_repo_files
 from jitctx.govern.skills import skill_findings
-from jitctx.govern.source import layout_of
+from jitctx.govern.source import SourceLayout, layout_of
+from jitctx.model import InstructionFile
 from jitctx.project import Project
 
 
@@ -57,20 +60,21 @@ def lint_project(
     inventory = take_inventory(project, repo.paths)  # the same list `provenance` locks
     files, skips = inventory.files, inventory.skips
     found: list[Finding] = skipped_findings(skips)
-    texts: list[Text] = []
+    laid_out: list[tuple[InstructionFile, SourceLayout]] = []
     sources: list[ImportSource] = []
+    limit = project.profile.startup_limit(project.max_bytes, configured=project.config.max_bytes is not None)
     for file in files:
         layout = layout_of(file)
         found.extend(frontmatter_findings(file, layout))
         found.extend(ignored_scope_findings(file, layout, project.profile))
         found.extend(cursor_glob_findings(file, layout))
+        found.extend(ignored_key_findings(file, layout, project.profile, project.root))
         found.extend(scope_findings(file, layout, repo))
-        found.extend(size_findings(file, project.max_bytes, project.profile.name))
-        if not file.conditional:
-            texts.append(Text(file.display, file.text, layout.body_line))
+        found.extend(size_findings(file, limit, project.profile))
+        laid_out.append((file, layout))
         if imports_expanded(project.profile, file.display, project.root):
             sources.append(ImportSource(file.path, file.display, file.text, layout.body_line))
-    found.extend(duplicate_findings(texts))
+    found.extend(duplicate_findings(duplicate_texts(project, laid_out)))
     found.extend(shadow_findings(files, project.profile, project.root))
     found.extend(config_findings(project.config, project.root))
     found.extend(ignored_rule_findings(project))

@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 
 from jitctx.govern.findings import Finding, finding
+from jitctx.govern.scope_fix import CURSOR, raw_globs, scope_line
 from jitctx.govern.source import SourceLayout
 from jitctx.model import InstructionFile
 from jitctx.profiles import Profile
@@ -67,7 +68,8 @@ def cursor_glob_findings(file: InstructionFile, layout: SourceLayout) -> list[Fi
         if not (value.startswith("[") or block):
             return []
         patterns = list(file.scope.patterns) if file.scope is not None else []
-        plain = ", ".join(patterns) or "src/**/*.ts, lib/**"
+        patterns = patterns or raw_globs(lines, layout.frontmatter_end, "globs")
+        plain = scope_line("globs", patterns, CURSOR) if patterns else "globs: src/**/*.ts, lib/**"
         return [
             finding(
                 "cursor-globs-list",
@@ -75,7 +77,7 @@ def cursor_glob_findings(file: InstructionFile, layout: SourceLayout) -> list[Fi
                 index + 1,
                 "Cursor reads 'globs' as comma-separated text, not YAML: a list here is one literal "
                 "pattern that matches no file in Cursor",
-                f"write it unquoted: globs: {plain}",
+                f"write it unquoted: {plain}",
             )
         ]
     return []

@@ -9,11 +9,13 @@ from collections.abc import Iterable, Sequence
 
 from jitctx.config import Config
 from jitctx.govern.findings import Finding, finding
+from jitctx.govern.limits import file_warnings
 from jitctx.govern.lint_cursor import is_cursor_rule
 from jitctx.govern.repo_files import RepoFiles
+from jitctx.govern.scope_fix import raw_globs, scope_line, style_for
 from jitctx.govern.source import SourceLayout, scope_error_line
 from jitctx.model import InstructionFile, Skip
-from jitctx.profiles import SCOPE_KEYS, Profile
+from jitctx.profiles import SCOPE_KEYS, Profile, SizeLimit
 from jitctx.project import Project, walk_dirs
 from jitctx.scope import ScopeError, compile_scope, scope_matches, static_prefix
 
@@ -30,13 +32,12 @@ def frontmatter_findings(file: InstructionFile, layout: SourceLayout) -> list[Fi
                 file.display,
                 _error_line(file.scope_error, layout),
                 f"{file.scope_error}; this rule is never injected",
-                'fix the YAML between the --- lines; quote every glob, e.g. paths: ["src/**/*.ts"]',
+                f"fix the YAML between the --- lines; {_quote_fix(file, layout)}",
             )
         )
     # Cursor's own format is the unquoted `globs: src/**, lib/**`: quoting would break it there.
     if file.scope is not None and file.scope.recovered and not is_cursor_rule(file):
         key = file.scope.key
-        quoted = ", ".join(f'"{p}"' for p in file.scope.patterns)
         found.append(
             finding(
                 "unquoted-glob",
@@ -44,7 +45,7 @@ def frontmatter_findings(file: InstructionFile, layout: SourceLayout) -> list[Fi
                 layout.key_line(key),
                 f"'{key}' holds an unquoted glob, which is invalid YAML; jitctx recovered "
                 f"{list(file.scope.patterns)} line by line, other tools may not",
-                f"quote it: {key}: [{quoted}]",
+                f"quote it: {scope_line(key, file.scope.patterns, style_for(key))}",
             )
         )
     for warning in file.warnings:
@@ -53,6 +54,15 @@ def frontmatter_findings(file: InstructionFile, layout: SourceLayout) -> list[Fi
         message = warning.removeprefix(f"{file.display}: ")
         found.append(finding("file-warning", file.display, 1, message, "save the file as UTF-8 text"))
     return found
+
+
+def _quote_fix(file: InstructionFile, layout: SourceLayout) -> str:
+    """Quote every glob, shown with the file's own globs (all of them) when its lines name a scope."""
+    for key in SCOPE_KEYS:
+        globs = raw_globs(layout.lines, layout.frontmatter_end, key)
+        if globs:
+            return f"quote every glob: {scope_line(key, globs, style_for(key, is_cursor_rule(file)))}"
+    return 'quote every glob, e.g. paths: ["src/**/*.ts"]'
 
 
 def ignored_scope_findings(file: InstructionFile, layout: SourceLayout, profile: Profile) -> list[Finding]:
@@ -148,19 +158,25 @@ def _pattern_line(layout: SourceLayout, key: str, pattern: str) -> int:
     return layout.key_line(key)
 
 
-def size_findings(file: InstructionFile, limit: int, agent: str) -> list[Finding]:
-    if limit <= 0:
-        return []
+def size_findings(file: InstructionFile, limit: SizeLimit, profile: Profile) -> list[Finding]:
+    """Against the limit that cuts (the owner named), and the agent's own warning sizes. A limit that is
+    only jitctx's model of an agent that loads its files whole is no finding at all."""
+    found = [
+        finding("size-warning", file.display, 1, f"{w.describe()}", _SIZE_FIX)
+        for w in file_warnings(file, profile)
+    ]
+    if not limit.cuts or limit.value <= 0:
+        return found
     size = file.body_bytes
-    share = size / limit
-    where = f"the {agent} profile's limit of {limit:,} bytes"
-    if size > limit:
-        message = f"body is {size:,} bytes, over {where} by {size - limit:,} bytes"
-        return [finding("over-limit", file.display, 1, message, _SIZE_FIX)]
-    if share >= NEAR_LIMIT:
-        message = f"body is {size:,} bytes, {share:.0%} of {where} ({limit - size:,} bytes left)"
-        return [finding("near-limit", file.display, 1, message, _SIZE_FIX)]
-    return []
+    share = size / limit.value
+    where = f"{limit.owner}'s {limit.name} of {limit.value:,} bytes"
+    if size > limit.value:
+        message = f"body is {size:,} bytes, over {where} by {size - limit.value:,} bytes"
+        found.append(finding("over-limit", file.display, 1, message, _SIZE_FIX))
+    elif share >= NEAR_LIMIT:
+        message = f"body is {size:,} bytes, {share:.0%} of {where} ({limit.value - size:,} bytes left)"
+        found.append(finding("near-limit", file.display, 1, message, _SIZE_FIX))
+    return found
 
 
 _SIZE_FIX = "move task material and history to files read on demand, or split the rules by scope"

@@ -98,8 +98,10 @@ def _walk_files(root: str) -> list[str]:
 
     found: list[str] = []
     # Iterative and depth-capped: os.walk recurses once per level, and a 2,000-deep tree overflows it.
-    for current, _dirnames, filenames in walk_tree(root, skip=SKIP_DIRS):
+    for current, dirnames, filenames in walk_tree(root, skip=SKIP_DIRS):
         rel = os.path.relpath(current, root)
         prefix = "" if rel == "." else rel.replace(os.sep, "/") + "/"
         found.extend(prefix + name for name in filenames)
+        # A linked folder is listed as one entry, never entered, as git lists it.
+        found.extend(prefix + name for name in dirnames if os.path.islink(os.path.join(current, name)))
     return found

@@ -132,10 +132,52 @@ def folders_for(agent: str) -> tuple[str, ...]:
 
 
 def find_skills(root: str, paths: Iterable[str], agent: str = "jitctx") -> tuple[Skill, ...]:
-    """Every skill among `paths` (root-relative, e.g. a repository listing) that `agent` reads."""
+    """Every skill among `paths` (root-relative, e.g. a repository listing) that `agent` reads, and those
+    behind a linked folder among them (`.claude/skills -> ../.shared/skills`)."""
     folders = folders_for(agent)
-    found = [read_skill(root, p) for p in sorted(paths) if skill_folder(p, folders) is not None]
+    listed = list(paths)
+    named = {p for p in listed if skill_folder(p, folders) is not None}
+    named.update(p for p in linked_skill_paths(root, listed, folders) if skill_folder(p, folders))
+    found = [read_skill(root, p) for p in sorted(named)]
     return tuple(s for s in found if s is not None)
+
+
+def linked_skill_paths(root: str, paths: Iterable[str], folders: Iterable[str]) -> list[str]:
+    """SKILL.md files reached through a symbolic link to a folder inside the project: a linked `.claude`,
+    skills folder or skill folder. A repository listing names such a link as one entry (git stores the
+    link, not what it points to), so the files behind it are listed here, under the link's own path, as
+    the agent reads them. Links that lead outside the project are not followed."""
+    from jitctx.paths import is_inside
+    from jitctx.walk import walk_tree
+
+    real_root = os.path.realpath(root)
+    found: list[str] = []
+    for path in paths:
+        if not _may_hold_skills(path, folders):
+            continue
+        named = os.path.join(root, *path.split("/"))
+        if not os.path.islink(named) or not os.path.isdir(named):
+            continue
+        if not is_inside(os.path.realpath(named), real_root):
+            continue
+        for current, _, filenames in walk_tree(named):
+            if SKILL_FILE in filenames:
+                rel = os.path.relpath(os.path.join(current, SKILL_FILE), root)
+                found.append(rel.replace(os.sep, "/"))
+    return found
+
+
+def _may_hold_skills(path: str, folders: Iterable[str]) -> bool:
+    """Could a folder at `path` hold skills: is it a skills folder's first part (`.claude`), the skills
+    folder itself, or inside one?"""
+    parts = path.split("/")
+    for folder in folders:
+        top, sub = folder.split("/")
+        if parts[-1] == top:
+            return True
+        if any(parts[i] == top and parts[i + 1] == sub for i in range(len(parts) - 1)):
+            return True
+    return False
 
 
 def root_skills(root: str, agent: str = "jitctx") -> tuple[Skill, ...]:

@@ -15,6 +15,7 @@ from jitctx.telemetry.results import SessionSeries, Stats
 
 WIDTH, HEIGHT = 920, 380
 LEFT, RIGHT, TOP, BOTTOM = 78, 20, 16, 44
+MIN_RUN = 3.0  # pixels: a session's line shorter than this gets a dot at its end
 COLORED = 10  # sessions drawn in colour (the largest); the others are drawn thin and grey
 DRAWN = 300  # sessions drawn at all, to keep the page small
 PALETTE = (
@@ -153,9 +154,18 @@ def step_path(
         path.append(f"H{fx(seconds):.1f}V{fy(value):.1f}")
     path.append(f"H{fx(d.length):.1f}")
     title = f"{d.series.session_id}: {human_bytes(d.peak)} after {duration(d.length)}"
-    return (
+    line = (
         f'<path d="{"".join(path)}" fill="none" stroke="{colour}" stroke-width="{width}">'
         f"<title>{escape(title)}</title></path>"
+    )
+    end_x, end_y = fx(d.length), fy(steps[-1][1])
+    if end_x - fx(steps[0][0]) >= MIN_RUN:
+        return line
+    # A session whose records share one second has no run to draw: a horizontal line of no length is
+    # invisible, and the largest session of a window can be such a burst. A dot marks where it ends.
+    return line + (
+        f'<circle cx="{end_x:.1f}" cy="{end_y:.1f}" r="{width + 1.5:.1f}" fill="{colour}">'
+        f"<title>{escape(title)}</title></circle>"
     )
 
 

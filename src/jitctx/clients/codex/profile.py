@@ -18,4 +18,7 @@ PROFILE = Profile(
     native_jit=False,
     native_files=("AGENTS.override.md", "AGENTS.md"),
     skill_dirs=(".agents/skills",),
+    # Codex stops adding AGENTS.md files once they reach project_doc_max_bytes: its own cut.
+    max_bytes_owner="codex",
+    max_bytes_name="project_doc_max_bytes",
 )
