@@ -52,7 +52,13 @@ class Config:
     layers: tuple[Layer, ...] = ()
     combined_budgets: tuple[tuple[tuple[str, ...], int], ...] = ()
     routes: tuple[Route, ...] = ()
+    # [send.AGENT] skip = [globs]: files (root-relative paths) a hook never sends to that agent
+    send_skip: tuple[tuple[str, tuple[str, ...]], ...] = ()
     warnings: tuple[str, ...] = field(default=())
+
+    def skipped_for(self, agent: str) -> tuple[str, ...]:
+        """The globs of files a hook must not send to `agent` (`[send.AGENT] skip`)."""
+        return next((globs for name, globs in self.send_skip if name == agent), ())
 
 
 @dataclass(frozen=True)
@@ -85,6 +91,7 @@ _TOP_KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "layers": (dict, "[layers.L0]"),
     "budgets": (list, '[[budgets]] layers = ["L0", "L1"]  max_bytes = 57344'),
     "routes": (list, '[[routes]] triggers = ["release"]  file = "docs/release.md"'),
+    "send": (dict, '[send.claude-code] skip = [".cursor/rules/**"]'),
 }
 _IMPORT_KEYS: dict[str, tuple[type, str]] = {
     "allow_outside": (bool, "allow_outside = true"),
@@ -262,8 +269,38 @@ def parse_config(data: dict[str, Any], source: str, user: UserConfig | None = No
         layers=_parse_layers(data.get("layers", {}), source, warnings),
         combined_budgets=_parse_budgets(data.get("budgets", []), source),
         routes=_parse_routes(data.get("routes", []), source),
+        send_skip=_parse_send(data.get("send", {}), source, warnings),
         warnings=tuple(warnings),
     )
+
+
+def _parse_send(
+    table: dict[str, Any], source: str, warnings: list[str]
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """`[send.AGENT] skip = [...]`: per agent (a profile name), the globs of files its hook leaves out,
+    such as the Cursor copies of rules an agent reads from `.claude/rules`."""
+    from jitctx.profiles import PROFILES
+
+    found: list[tuple[str, tuple[str, ...]]] = []
+    for agent, entry in table.items():
+        where = f"send.{agent}"
+        if not isinstance(entry, dict):
+            raise ConfigError(
+                f"{source}: '{where}' must be a table, e.g. [{where}] skip = [\".cursor/rules/**\"]"
+            )
+        unknown = sorted(set(entry) - {"skip"})
+        if unknown:
+            warnings.append(f"{source}: unknown key '{where}.{unknown[0]}' ignored; known: skip")
+        skip = entry.get("skip", [])
+        if not isinstance(skip, list) or not all(isinstance(g, str) and g for g in skip):
+            raise ConfigError(
+                f"{source}: '{where}.skip' must be a list of globs, e.g. skip = [\".cursor/rules/**\"]"
+            )
+        if agent not in PROFILES:
+            warnings.append(f"{source}: '{where}' names no profile; choose one of: {', '.join(PROFILES)}")
+            continue
+        found.append((agent, tuple(skip)))
+    return tuple(found)
 
 
 def _parse_layers(table: dict[str, Any], source: str, warnings: list[str]) -> tuple[Layer, ...]:

@@ -80,3 +80,37 @@ def test_of_two_twins_jitctx_sends_one(twins: Path, call_hook: Any, answers: Any
     start = call_hook("codex", event(twins, "", "SessionStart", source="startup"), use_git=False)
     sent = answers.sent(start)
     assert sent.count(".claude/rules/always.md") + sent.count(".cursor/rules/always.mdc") == 1
+
+
+def test_the_config_keeps_a_format_from_one_agent(
+    twins: Path, call_hook: Any, answers: Any, tmp_path: Path
+) -> None:
+    """`[send.AGENT] skip`: the Cursor copies stay with Cursor for this agent, whatever their text."""
+    (twins / ".jitctx.toml").write_text('[send.claude-code]\nskip = [".cursor/rules/**"]\n')
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text('{"type":"user","version":"2.1.197"}\n')
+    call_hook("claude-code", event(twins, str(transcript), "SessionStart", source="startup"), use_git=False)
+    read = event(
+        twins,
+        str(transcript),
+        "PostToolUse",
+        tool_name="Read",
+        tool_input={"file_path": str(twins / "src/app.ts")},
+    )
+    assert answers.sent(call_hook("claude-code", read, use_git=False)) == []  # other.mdc, kept back
+    skipped = [name for record in records(tmp_path) for name in record.get("skipped_by_config", [])]
+    # The config is read first: the twins are kept back by it too, not only by their text.
+    assert skipped == [".cursor/rules/always.mdc", ".cursor/rules/front.mdc", ".cursor/rules/other.mdc"]
+
+
+def test_a_send_table_that_is_not_one_is_a_clear_error(tmp_path: Path) -> None:
+    from jitctx.config import parse_config
+    from jitctx.errors import JitctxError
+
+    with pytest.raises(JitctxError, match=r"send\.claude-code\.skip' must be a list of globs"):
+        parse_config({"send": {"claude-code": {"skip": "x"}}}, "t.toml")
+    config = parse_config(
+        {"send": {"nobody": {"skip": ["x"]}, "codex": {"skip": ["a/**"], "odd": 1}}}, "t.toml"
+    )
+    assert config.skipped_for("codex") == ("a/**",) and config.skipped_for("nobody") == ()
+    assert any("names no profile" in w for w in config.warnings) and any("odd" in w for w in config.warnings)

@@ -212,7 +212,7 @@ class Engine:
                 step = replace(step, loaded=tuple(load for load in step.loaded if load not in later))
             if sent and channel == "main":  # a sub-agent's context holds nothing of the main thread's
                 sent = self._not_delivered_yet(event, sent)
-            sent = context.without_twins(session, channel, sent)
+            sent = context.without_twins(session, channel, context.not_skipped(sent))
             context.log_discovery(session, step, sent, channel)
             loads.extend(sent)
             text = context.fit(loads, dropped_notes(step.dropped))

@@ -64,6 +64,7 @@ class EventContext:
         self.host_files = HostFiles(host, self.project.root, self.cwd, self.project.home)
         self._events: EventStore | None = None
         self.twins: dict[str, str] = {}  # display left out -> the display of its twin (`without_twins`)
+        self.skipped: list[str] = []  # displays the config keeps from this client (`not_skipped`)
 
     def _forked_from(self, transcript: object) -> str | None:
         """The saved session this one's conversation was copied from (Claude Code's `--fork-session`),
@@ -151,9 +152,24 @@ class EventContext:
         startup = session.startup(
             channel, left_to_host=lambda load: self.host_files.loads_later(load, parents)
         )
-        sent = self.without_twins(session, channel, self.outgoing(startup.loaded, None))
+        sent = self.without_twins(session, channel, self.not_skipped(self.outgoing(startup.loaded, None)))
         self.log_startup(session, sent, signals=startup.signals, startup=startup, channel=channel)
         return sent
+
+    def not_skipped(self, loads: list[Load]) -> list[Load]:
+        """`loads` without the files the project's config keeps from this client (`[send.AGENT] skip`);
+        each left-out file is named in the event's record (`skipped_by_config`)."""
+        globs = self.project.config.skipped_for(self.engine.client.name)
+        if not globs or not loads:
+            return loads
+        import re
+
+        from jitctx.scope import compile_scope
+
+        pattern = re.compile(compile_scope(globs))
+        kept = [load for load in loads if not pattern.fullmatch(load.file.display)]
+        self.skipped.extend(load.file.display for load in loads if load not in kept)
+        return kept
 
     def without_twins(self, session: Session, channel: str, loads: list[Load]) -> list[Load]:
         """`loads` without twins: a file whose body is the text of another file the channel holds (the
@@ -192,6 +208,9 @@ class EventContext:
         if self.twins:
             record["twins"] = dict(self.twins)
             self.twins.clear()
+        if self.skipped:
+            record["skipped_by_config"] = list(self.skipped)
+            self.skipped.clear()
         if self._events is None:
             self._events = self.engine.event_store()
         self._events.append(record)
