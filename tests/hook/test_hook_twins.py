@@ -114,3 +114,18 @@ def test_a_send_table_that_is_not_one_is_a_clear_error(tmp_path: Path) -> None:
     )
     assert config.skipped_for("codex") == ("a/**",) and config.skipped_for("nobody") == ()
     assert any("names no profile" in w for w in config.warnings) and any("odd" in w for w in config.warnings)
+
+
+def test_explain_names_the_twins_that_reach_the_agent(twins: Path) -> None:
+    from jitctx.discovery.explain import explain
+    from jitctx.project import Project
+    from jitctx.reports.explain import to_json, to_text
+
+    project = Project(str(twins))
+    result = explain(project, "src/app.ts", use_git=False)
+    document = to_json(result, project)
+    assert {(t["path"], t["twin_of"]) for t in document["twins"]} == {
+        (".cursor/rules/always.mdc", ".claude/rules/always.md"),
+        (".cursor/rules/front.mdc", ".claude/rules/front.md"),
+    }
+    assert "twin: .cursor/rules/front.mdc has the text of .claude/rules/front.md" in to_text(result, project)

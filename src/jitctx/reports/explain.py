@@ -38,10 +38,26 @@ def to_json(result: Explanation, project: Project) -> dict[str, Any]:
         "notes": list(result.notes),
         "budget": budget.to_dict(),
     }
+    document["twins"] = [{"path": twin, "twin_of": first} for twin, first in twins_held(result)]
     skill = skill_at(project.root, result.rel)  # a SKILL.md: what it is and whether its listing fits
     if skill is not None:
         document["skill"] = skill.to_dict()
     return document
+
+
+def twins_held(result: Explanation) -> list[tuple[str, str]]:
+    """(twin, first): files that reach the agent with the body of one that reached it first; a hook
+    sends only the first of them."""
+    from jitctx.twins import twin_groups
+
+    bodies = {file.display: file.text for file in result.blocks}
+    groups = twin_groups(list(bodies), bodies.get)
+    order = list(bodies)
+    return [
+        (display, min(group, key=order.index))
+        for display, group in groups.items()
+        if order.index(min(group, key=order.index)) < order.index(display)
+    ]
 
 
 def to_text(result: Explanation, project: Project, table: Table = plain_table) -> str:
@@ -71,6 +87,8 @@ def to_text(result: Explanation, project: Project, table: Table = plain_table) -
     if result.notes:
         lines.append("")
         lines.extend(f"note: {note}" for note in result.notes)
+    for twin, first in twins_held(result):
+        lines.append(f"twin: {twin} has the text of {first}: a hook sends that text once")
     skill = skill_at(project.root, result.rel)
     if skill is not None:
         lines += ["", *explain_skill(skill)]
