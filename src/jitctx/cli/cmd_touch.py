@@ -169,13 +169,6 @@ def run(args: argparse.Namespace) -> int:
         session_id = opened.session.session_id
         if args.session is not None:
             record_events(args, opened.session, moments)
-    if args.session is None:
-        # Said every time: a plain `touch` followed by an empty `jitctx stats` would look like a bug.
-        print(
-            "jitctx: nothing recorded (no --session); 'jitctx touch --session NAME PATH...' records the "
-            "session for 'jitctx log' and 'jitctx stats'",
-            file=sys.stderr,
-        )
     places = [resolved(project, opened.session.cwd, path) for path in args.paths]
     for path, where in zip(args.paths, places, strict=True):
         line = explain_resolution(project, opened.session.cwd, path, where)
@@ -189,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
                 "steps": [step_json(step, where) for step, where in zip(steps, places, strict=True)],
             }
         )
-        return 0
+        return _said_if_unrecorded(args)
     if startup is not None:
         names = ", ".join(x.file.display for x in startup.loaded) or "-"
         print(f"startup: {count(len(startup.loaded), 'file')}: {names}")
@@ -219,4 +212,16 @@ def run(args: argparse.Namespace) -> int:
     }
     for message in sorted(problems):
         warn(message)
+    return _said_if_unrecorded(args)
+
+
+def _said_if_unrecorded(args: argparse.Namespace) -> int:
+    """Said after the output, every time: a plain `touch` followed by an empty `jitctx stats` would look
+    like a bug."""
+    if args.session is None:
+        print(
+            "jitctx: nothing recorded (no --session); 'jitctx touch --session NAME PATH...' records the "
+            "session for 'jitctx log' and 'jitctx stats'",
+            file=sys.stderr,
+        )
     return 0
