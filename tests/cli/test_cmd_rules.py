@@ -184,3 +184,16 @@ def test_claude_code_reads_agents_md_only_where_no_claude_md_is(
     [top] = rows["AGENTS.md"]["agents"]
     assert (top["when"], top["note"]) == ("start", "no CLAUDE.md from the root down to its folder")
     assert when(rows["app/AGENTS.md"], "claude-code") == ("touch", ["app/"])
+
+
+def test_a_file_an_agent_never_reads_says_when_its_hook_sends_it(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Claude Code reads no AGENTS.md beside a CLAUDE.md; its jitctx hook sends it at start. A format
+    profile without a hook (cursor) keeps a plain never."""
+    rows = by_path(rules_json(capsys, "--agent", "claude-code"))
+    [reading] = rows["AGENTS.md"]["agents"]
+    assert reading["when"] == "never"
+    assert reading["note"] == "not by itself; jitctx's hook sends it: start"
+    [cursor] = by_path(rules_json(capsys, "--agent", "cursor"))["CLAUDE.md"]["agents"]
+    assert (cursor["when"], cursor["note"]) == ("never", None)

@@ -224,11 +224,17 @@ def test_doctor_reads_the_plugin_and_its_command(
         found = json.loads(capsys.readouterr().out)["checks"]
         return {c["check"]: c["status"] for c in found if c["client"] == "opencode"}
 
-    assert checks()["plugin (project)"] == "warn"  # not installed
+    assert checks()["plugin"] == "skip"  # installed nowhere: one line, not a warning per scope
     assert main(["install", "opencode", "--command", f"{tmp_path}/bin/jitctx hook opencode"]) == 0
     capsys.readouterr()
     found = checks()
     assert found["plugin (project)"] == "ok" and found["command (project)"] == "problem"  # no such program
+    assert "plugin (user)" not in found  # one scope is enough: the other is no warning
+    assert main(["install", "opencode", "--scope", "user", "--command", "jitctx hook opencode"]) == 0
+    capsys.readouterr()
+    assert checks()["plugin"] == "warn"  # both: each runs the hook
+    assert main(["uninstall", "opencode", "--scope", "user"]) == 0
+    capsys.readouterr()
     path = root / ".opencode/plugins/jitctx.js"
     path.write_text(path.read_text().replace("TIMEOUT_MS = 10000", "TIMEOUT_MS = 5"))
     assert checks()["plugin (project)"] == "warn"  # another release's plugin

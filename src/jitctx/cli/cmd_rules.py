@@ -56,7 +56,10 @@ def run(args: argparse.Namespace) -> int:
     # The client registry reaches the table only as profiles: the core names no client.
     profiles = [get_profile(args.agent)] if args.agent else list(PROFILES.values())
     repo = list_repo_files(root)
-    result = rules_table(root, profiles, repo.paths, repo.method)
+    from jitctx.clients import all_clients
+
+    hooked = frozenset(all_clients.names())  # agents with a jitctx hook: what it sends them is said
+    result = rules_table(root, profiles, repo.paths, repo.method, hooked)
     if args.json:
         print_json(document(root, result))
         return 0

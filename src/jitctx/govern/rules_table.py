@@ -70,10 +70,16 @@ class RulesTable:
 
 
 def rules_table(
-    root: str, profiles: Sequence[Profile], repo_paths: Sequence[str], listed_by: str = "git"
+    root: str,
+    profiles: Sequence[Profile],
+    repo_paths: Sequence[str],
+    listed_by: str = "git",
+    hooked: frozenset[str] = frozenset(),
 ) -> RulesTable:
     """The table for the project at `root`, for the agents of `profiles`, globs counted over
-    `repo_paths` (root-relative POSIX files, e.g. `repo_files.list_repo_files(root).paths`)."""
+    `repo_paths` (root-relative POSIX files, e.g. `repo_files.list_repo_files(root).paths`). For the
+    agents in `hooked` (those with a jitctx hook), a file the agent never reads itself says when the
+    hook sends it instead."""
     every = FORMAT_PROFILES[DEFAULT_PROFILE]
     base = Project(root, every)
     read_by: dict[str, dict[str, InstructionFile]] = {}
@@ -100,6 +106,9 @@ def rules_table(
             reading_of(profile, read_by[profile.name].get(path), declared, root, folder, counter)
             for profile in profiles
         )
+        if hooked & {r.agent for r in readings if r.when == NEVER}:
+            sent = reading_of(every, read_by[every.name].get(path), declared, root, folder, counter)
+            readings = tuple(_sent_by_the_hook(r, sent) if r.agent in hooked else r for r in readings)
         rows.append(
             RuleRow(
                 path=declared.display,
@@ -116,6 +125,15 @@ def rules_table(
     return RulesTable(
         tuple(rows), tuple(p.name for p in profiles), tuple(skipped.values()), counter.files, listed_by
     )
+
+
+def _sent_by_the_hook(reading: Reading, sent: Reading) -> Reading:
+    """An agent's NEVER, when jitctx's hook sends the file to it (as jitctx's own profile reads it)."""
+    if reading.when != NEVER or sent.when == NEVER:
+        return reading
+    why = f"{reading.note}; " if reading.note else ""
+    note = f"{why}not by itself; jitctx's hook sends it: {sent.describe()}"
+    return Reading(reading.agent, NEVER, note=note)
 
 
 def reading_of(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from jitctx.clients.checks import OK, PROBLEM, WARN, Check
+from jitctx.clients.checks import OK, PROBLEM, SKIP, WARN, Check
 from jitctx.clients.doctor_kit import command_check, version_check
 
 if TYPE_CHECKING:
@@ -34,8 +34,8 @@ def plugin_check(client: Client, scope: str, path: Path) -> tuple[Check, str | N
         text = read_text(path)
     except SettingsError as exc:
         return Check(client.name, name, PROBLEM, str(exc), fix), None
-    if text is None:
-        return Check(client.name, name, WARN, f"{path}: no jitctx plugin", fix), None
+    if text is None:  # one scope is enough: `doctor` weighs the scopes together
+        return Check(client.name, name, SKIP, f"{path}: no jitctx plugin", fix), None
     if not is_ours(text):
         return Check(
             client.name, name, PROBLEM, f"{path} is not jitctx's plugin", f"move it away; {fix}"
@@ -57,16 +57,39 @@ def doctor(
     client: Client, root: str, home: str | None, environ: Mapping[str, str]
 ) -> tuple[list[Check], bool]:
     checks = [version_check(client)]
-    installed = False
+    found_in: list[str] = []
     scopes = [scope for scope in client.scopes if home is not None or scope != "user"]
+    plugins: list[Check] = []
+    commands: list[Check] = []
     for scope in scopes:
         path = client.settings_path(scope, root, home or "", environ)
         check, command = plugin_check(client, scope, path)
-        checks.append(check)
-        if command is None:
-            continue
-        installed = True
-        checks.append(command_check(client.name, command, scope))
+        plugins.append(check)
+        if command is not None:
+            found_in.append(scope)
+            commands.append(command_check(client.name, command, scope))
+    installed = bool(found_in)
+    # As for the hooks of other clients: absent from every scope is one line, present in one is enough,
+    # present in two runs the hook twice per call.
+    if not installed and all(check.status == SKIP for check in plugins):
+        where = ", ".join(scopes)
+        plugins = [
+            Check(client.name, "plugin", SKIP, f"no jitctx plugin ({where})", f"jitctx install {client.name}")
+        ]
+    else:
+        plugins = [check for check in plugins if check.status != SKIP]
+    checks.extend(plugins)
+    if len(found_in) > 1:
+        checks.append(
+            Check(
+                client.name,
+                "plugin",
+                WARN,
+                f"installed in {' and '.join(found_in)}: OpenCode loads both, each runs the hook",
+                f"keep one: jitctx uninstall {client.name} --scope {found_in[-1]}",
+            )
+        )
+    checks.extend(commands)
     if installed and _set(environ, NO_PLUGINS):
         checks.append(
             Check(
