@@ -73,6 +73,9 @@ class Profile:
     user_rules_dirs: tuple[RulesDir, ...] = ()
     managed_files: tuple[str, ...] = ()  # absolute
     scope_keys: tuple[str, ...] = ()
+    # Scope keys the agent reads as comma-separated text, not YAML (Cursor's `globs`): a YAML list there is
+    # one literal pattern to it, matching no file.
+    text_scope_keys: tuple[str, ...] = ()
     max_bytes: int = 64 * KIB
     # "jitctx": drop the broadest files first, cut the most specific; "root-first" (Codex's): keep from the
     # root down, cut the file that crosses the limit, drop the rest
@@ -180,6 +183,7 @@ FORMAT_PROFILES: dict[str, Profile] = {
             root_files=(".cursorrules",),
             rules_dirs=(CURSOR_RULES,),
             scope_keys=("globs",),
+            text_scope_keys=("globs",),
             imports=False,
         ),
         Profile(

@@ -26,6 +26,10 @@ class ReadOutcome:
     skip: Skip | None = None
 
 
+# The scope error of a YAML list under a key its agent reads as comma-separated text (Cursor's `globs`).
+LITERAL_LIST = "is a YAML list, which this agent reads as one literal pattern matching no file"
+
+
 def read_instruction(
     path: str, display: str, tier: Tier, profile: Profile, *, from_rules_dir: bool = False
 ) -> ReadOutcome | None:
@@ -79,6 +83,8 @@ def parse_instruction(
         always = _always_apply(front.data)
         if spec.error:
             scope_error = spec.error
+        elif spec.key in profile.text_scope_keys and isinstance(front.data.get(spec.key), list):
+            scope_error = f"'{spec.key}' {LITERAL_LIST} (`jitctx lint` gives the line to write)"
         elif spec.patterns and not always:
             try:
                 regex = compile_scope(spec.patterns, profile.glob_dialect)

@@ -17,6 +17,7 @@ from jitctx.govern.source import SourceLayout, scope_error_line
 from jitctx.model import InstructionFile, Skip
 from jitctx.profiles import SCOPE_KEYS, Profile, SizeLimit
 from jitctx.project import Project, walk_dirs
+from jitctx.reading import LITERAL_LIST
 from jitctx.scope import ScopeError, compile_scope, scope_matches, static_prefix
 
 NEAR_LIMIT = 0.9
@@ -25,7 +26,8 @@ _UNQUOTED = "unquoted glob"
 
 def frontmatter_findings(file: InstructionFile, layout: SourceLayout) -> list[Finding]:
     found: list[Finding] = []
-    if file.scope_error is not None:
+    # A YAML list under Cursor's `globs` is readable YAML: `cursor-globs-list` says what to write instead.
+    if file.scope_error is not None and LITERAL_LIST not in file.scope_error:
         found.append(
             finding(
                 "frontmatter-unreadable",

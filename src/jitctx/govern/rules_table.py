@@ -18,6 +18,7 @@ from jitctx.govern.readers import profile_reads
 from jitctx.model import InstructionFile, Skip
 from jitctx.profiles import DEFAULT_PROFILE, FORMAT_PROFILES, Profile
 from jitctx.project import Project
+from jitctx.reading import LITERAL_LIST
 from jitctx.twins import twin_groups
 
 START, TOUCH, NEVER = "start", "touch", "never"
@@ -156,6 +157,8 @@ def reading_of(
         own = InstructionFile(declared.path, declared.display, declared.tier, declared.text, 0, 0)
         note = f"no {unless} from the root down to its folder"
     if own.scope_error is not None:
+        if LITERAL_LIST in own.scope_error:
+            return Reading(agent, NEVER, note=own.scope_error)
         return Reading(agent, NEVER, note=f"frontmatter cannot be read: {own.scope_error}")
     if own.manual:
         return Reading(agent, NEVER, note="no globs and no alwaysApply: only when asked for by name")
