@@ -144,3 +144,24 @@ def test_the_client_file_state_and_its_notes(tmp_path: Path) -> None:
     assert not seen.shows_changes("/p/other.md") and not seen.shows_changes("relative/ignored.md")
     assert seen.holds("/p/r.md", "r.md", "body")  # the whole file, frontmatter and all: its body is held
     assert not seen.holds("/p/cut.md", "cut.md", "line seven")  # a part from line 7 is no whole version
+
+
+def test_a_change_the_client_showed_in_part_goes_out_at_a_touch_it_follows(tmp_path: Path) -> None:
+    """The next touch may be one the client follows (a Read there): for a changed file in its file state
+    the transcript decides, not the prediction that the client holds what it loaded."""
+    session = Session(tmp_path)
+    ui = session.root / "src/ui/CLAUDE.md"
+    session.read("src/ui/Footer.tsx")
+    session.shows(attachment("nested_memory", path=str(ui), content={"content": "ui v1\n"}))
+    assert "ui v2" not in session.bash("sed -i 's/v1/v2/' src/ui/CLAUDE.md")
+    session.shows(attachment("edited_text_file", filename=str(ui), snippet="3\tsomething else"))
+    assert "ui v2" in session.read("src/ui/Footer.tsx")  # shown in part only: jitctx sends the new text
+    assert "ui v2" not in session.read("src/ui/Footer.tsx")  # and once
+
+
+def test_a_path_the_os_refuses_in_the_transcript_silences_nothing(tmp_path: Path) -> None:
+    session = Session(tmp_path)
+    (session.root / "src/x/AGENTS.md").write_text("x agents\n")
+    session.shows(attachment("file", filename="/a\u0000b") + tool_use("Read", "/p/\u0000"))
+    session.shows(attachment("nested_memory", path="/a\u0000c", content={"content": "z"}))
+    assert "x agents" in session.read("src/x/a.py")

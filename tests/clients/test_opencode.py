@@ -316,3 +316,39 @@ def test_a_missing_hook_program_leaves_everything_as_it_was(tmp_path: Path) -> N
     done = subprocess.run([NODE, str(runner)], capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["output"] == "file text"
+
+
+COMPACTING = """
+import {{ JitctxPlugin }} from {plugin};
+const hooks = await JitctxPlugin({{ directory: {directory} }});
+const one = ["base"], two = ["base"];
+await hooks.event({{ event: {{ type: "session.created", properties: {{ sessionID: "s1" }} }} }});
+await hooks["experimental.chat.system.transform"]({{ sessionID: "s1" }}, {{ system: one }});
+await hooks.event({{ event: {{ type: "session.compacted", properties: {{ sessionID: "s1" }} }} }});
+await hooks["experimental.chat.system.transform"]({{ sessionID: "s1" }}, {{ system: two }});
+console.log(JSON.stringify({{ one, two }}));
+"""
+
+
+def test_after_compaction_the_start_text_is_replaced_not_grown(tmp_path: Path) -> None:
+    """The compact answer holds everything the session held, the start files too: each request's system
+    prompt carries it once, not beside the start text it repeats."""
+    if NODE is None:
+        pytest.skip("node is not on PATH")
+    hook = tmp_path / "jitctx"
+    answer = '{"hookSpecificOutput": {"additionalContext": "%s"}}'
+    hook.write_text(
+        '#!/bin/sh\nif grep -q \'"source":"compact"\'; then echo \''
+        + answer % "ALL HELD"
+        + "'; else echo '"
+        + answer % "START"
+        + "'; fi\n"
+    )
+    hook.chmod(0o755)
+    module = tmp_path / "jitctx.mjs"
+    module.write_text(plugin.render(f"{hook} hook opencode"))
+    runner = tmp_path / "run.mjs"
+    runner.write_text(COMPACTING.format(plugin=json.dumps(str(module)), directory=json.dumps(str(tmp_path))))
+    done = subprocess.run([NODE, str(runner)], capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"one": ["base", "START"], "two": ["base", "ALL HELD"]}

@@ -129,3 +129,30 @@ def test_explain_names_the_twins_that_reach_the_agent(twins: Path) -> None:
         (".cursor/rules/front.mdc", ".claude/rules/front.md"),
     }
     assert "twin: .cursor/rules/front.mdc has the text of .claude/rules/front.md" in to_text(result, project)
+
+
+def test_a_file_the_config_keeps_back_holds_nothing_for_its_twin(
+    tree: Any, call_hook: Any, answers: Any, tmp_path: Path
+) -> None:
+    """Its twin is the only way that text reaches the model: it goes out."""
+    root: Path = tree(
+        {
+            ".git/HEAD": "x\n",
+            "CLAUDE.md": "# Root\n",
+            ".jitctx.toml": '[send.claude-code]\nskip = [".cursor/rules/**"]\n',
+            ".cursor/rules/x.mdc": '---\nglobs: "src/x/**"\n---\nX: no globals.\n',
+            "src/x/AGENTS.md": "X: no globals.\n",
+            "src/x/a.py": "",
+        }
+    )
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text('{"type":"user","version":"2.1.197"}\n')
+    call_hook("claude-code", event(root, str(transcript), "SessionStart", source="startup"), use_git=False)
+    read = event(
+        root,
+        str(transcript),
+        "PostToolUse",
+        tool_name="Read",
+        tool_input={"file_path": str(root / "src/x/a.py")},
+    )
+    assert answers.sent(call_hook("claude-code", read, use_git=False)) == ["src/x/AGENTS.md"]

@@ -204,7 +204,7 @@ class Engine:
                 for path, one in zip(paths, steps, strict=True)
                 for load in one.loaded
                 if os.path.realpath(load.file.path) in touched.written
-                or not _held(context, load, touched.followed[path], touched.shown.get(path), parents)
+                or not self._client_has(event, context, load, touched, path, parents)
             ]
             if touched.shell_written:
                 later = self._left_to_the_client(event, context, session, sent, touched.shell_written)
@@ -266,9 +266,33 @@ class Engine:
         later = [load for load in sent if load.file.display in held or load.parent in held]
         state = session.channels.get(event.channel)
         for load in later:
-            if state is not None:
+            entry = state.loaded.get(load.file.path) if state is not None else None
+            if state is None or entry is None:
+                continue
+            if load.updated:
+                entry.mtime_ns = -1  # still changed for the next touch there, which asks the evidence
+            else:
                 state.forget(load.file.path)
         return later
+
+    def _client_has(
+        self,
+        event: HookEvent,
+        context: EventContext,
+        load: Load,
+        touched: Touched,
+        path: str,
+        parents: set[str],
+    ) -> bool:
+        """Does the client hold this load? A new version of a file in the client's file state is the
+        transcript's to tell (the client showed the whole new text, or not: it does not always), whatever
+        the touch; anything else is the prediction's, narrowed by what the call's result showed."""
+        if load.updated and event.channel == "main":
+            seen = self._evidence(event)
+            if seen is not None and seen.shows_changes(load.file.path):
+                held: bool = seen.holds(load.file.path, load.file.display, load.file.text)
+                return held
+        return _held(context, load, touched.followed[path], touched.shown.get(path), parents)
 
     def _record_host_load(self, payload: Mapping[str, Any]) -> None:
         """The client's own load, into the same event log (a sub-agent's when `agent_id` is set)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
@@ -159,17 +160,21 @@ class EventContext:
     def not_skipped(self, loads: list[Load]) -> list[Load]:
         """`loads` without the files the project's config keeps from this client (`[send.AGENT] skip`);
         each left-out file is named in the event's record (`skipped_by_config`)."""
-        globs = self.project.config.skipped_for(self.engine.client.name)
-        if not globs or not loads:
+        pattern = self._skip_pattern()
+        if pattern is None or not loads:
             return loads
-        import re
-
-        from jitctx.scope import compile_scope
-
-        pattern = re.compile(compile_scope(globs))
         kept = [load for load in loads if not pattern.fullmatch(load.file.display)]
         self.skipped.extend(load.file.display for load in loads if load not in kept)
         return kept
+
+    def _skip_pattern(self) -> re.Pattern[str] | None:
+        """The config's `[send.AGENT] skip` globs for this client as one regex; None without any."""
+        globs = self.project.config.skipped_for(self.engine.client.name)
+        if not globs:
+            return None
+        from jitctx.scope import compile_scope
+
+        return re.compile(compile_scope(globs))
 
     def without_twins(self, session: Session, channel: str, loads: list[Load]) -> list[Load]:
         """`loads` without twins: a file whose body is the text of another file the channel holds (the
@@ -182,9 +187,12 @@ class EventContext:
         if state is None or not loads:
             return loads
         outgoing = {load.file.path for load in loads}
+        skipped = self._skip_pattern()  # a file the config keeps back holds nothing for its twin
         holders: dict[str, str] = {}  # body -> the display of a file that holds it
         for path, file in state.blocks.items():
             body = normalized_body(file.text)
+            if skipped is not None and skipped.fullmatch(file.display):
+                continue
             if body and path not in outgoing:
                 holders.setdefault(body, file.display)
         kept = []

@@ -47,13 +47,13 @@ class Delivered:
     tracked: set[str] = field(default_factory=set)
 
     def shows_changes(self, path: str) -> bool:
-        return os.path.realpath(path) in self.tracked
+        return _real(path) in self.tracked
 
     def holds(self, path: str, display: str, text: str) -> bool:
         """Is this very version of the file (`text`) in the conversation already, from the client or a
         hook? Only an exact text counts: an edit that removes or adds anything is a new version."""
         body = text.strip()
-        if body in self.client.get(os.path.realpath(path), set()):
+        if body in self.client.get(_real(path) or "", set()):
             return True
         heads = (f"Contents of {display} (", f"Updated contents of {display} (")
         return any(seen == body and header.startswith(heads) for header, seen in self.blocks)
@@ -97,6 +97,17 @@ def _texts(content: object) -> tuple[str, ...]:
     elif isinstance(content, str):
         found.append(content.strip())
     return tuple(found)
+
+
+def _real(path: object) -> str | None:
+    """The real path of a path a record names; None for no path, or one the OS refuses (a NUL byte, a
+    lone surrogate): the model writes tool inputs, and one odd path must not silence the evidence."""
+    if not isinstance(path, str) or not path:
+        return None
+    try:
+        return os.path.realpath(path)
+    except ValueError:
+        return None
 
 
 class Sighting(NamedTuple):
@@ -145,20 +156,17 @@ def sightings(record: dict[str, Any]) -> Iterator[Sighting]:
     if record.get("type") != "attachment" or not isinstance(attachment, dict):
         return
     kind = attachment.get("type")
-    if kind in ("edited_text_file", "file") and isinstance(attachment.get("filename"), str):
-        path = os.path.realpath(attachment["filename"])
+    if kind in ("edited_text_file", "file") and (path := _real(attachment.get("filename"))):
         yield Sighting("tracked", path)
         whole = _numbered_whole(attachment.get("snippet")) if kind == "edited_text_file" else None
         if whole is not None:
             yield Sighting("changed", path, (whole, _body(whole)))
-    if kind == "nested_memory" and isinstance(attachment.get("path"), str):
-        path = os.path.realpath(attachment["path"])
+    if kind == "nested_memory" and (path := _real(attachment.get("path"))):
         yield Sighting("client", path, _texts(attachment.get("content")))
         yield Sighting("tracked", path)
     elif kind == "instructions" and isinstance(attachment.get("files"), list):
         for entry in attachment["files"]:
-            if isinstance(entry, dict) and isinstance(entry.get("path"), str):
-                path = os.path.realpath(entry["path"])
+            if isinstance(entry, dict) and (path := _real(entry.get("path"))):
                 yield Sighting("client", path, _texts(entry.get("content")))
                 yield Sighting("tracked", path)
     elif kind == "hook_additional_context" and isinstance(attachment.get("content"), list):
@@ -168,8 +176,8 @@ def sightings(record: dict[str, Any]) -> Iterator[Sighting]:
             for header, body in _blocks(text):
                 if header.startswith("Contents of /") and attachment.get("hookName") == "tool.call":
                     # The client's own AGENTS.md, framed by its plugin with the absolute path.
-                    path = os.path.realpath(header.removeprefix("Contents of "))
-                    yield Sighting("client", path, (body,))
+                    if framed := _real(header.removeprefix("Contents of ")):
+                        yield Sighting("client", framed, (body,))
                 else:
                     yield Sighting("block", header, (body,))
 
@@ -218,8 +226,8 @@ def _tool_uses(record: dict[str, Any]) -> Iterator[Sighting]:
             continue
         tool_input = part.get("input")
         path = tool_input.get("file_path") if isinstance(tool_input, dict) else None
-        if isinstance(path, str) and os.path.isabs(path):
-            yield Sighting("tracked", os.path.realpath(path))
+        if isinstance(path, str) and os.path.isabs(path) and (real := _real(path)):
+            yield Sighting("tracked", real)
 
 
 def delivered(transcript: object) -> Delivered | None:

@@ -31,7 +31,9 @@ function ask(payload, cwd) {
       } catch {}
       finish("");
     }, TIMEOUT_MS);
+    let input;
     try {
+      input = JSON.stringify(payload); // before the child exists: a payload that cannot be sent starts none
       child = spawn(COMMAND[0], COMMAND.slice(1), { cwd, stdio: ["pipe", "pipe", "ignore"] });
       child.on("error", () => finish(""));
       child.stdout.on("data", (chunk) => {
@@ -56,7 +58,7 @@ function ask(payload, cwd) {
         }
       });
       child.stdin.on("error", () => {});
-      child.stdin.end(JSON.stringify(payload));
+      child.stdin.end(input);
     } catch {
       finish("");
     }
@@ -77,10 +79,12 @@ export const JitctxPlugin = async ({ directory }) => {
         if (typeof id !== "string") return;
         if (event.type === "session.created") created.add(id);
         if (event.type === "session.compacted") {
-          // Compaction drops what jitctx added to tool outputs: it comes back with the system prompt.
+          // Compaction drops what jitctx added to tool outputs: it comes back with the system prompt. The
+          // answer holds everything the session held, start files included, so it replaces the start
+          // text (kept only when the hook could not answer).
           const before = startContext.get(id) ?? Promise.resolve("");
           const again = start(id, "compact");
-          startContext.set(id, Promise.all([before, again]).then((texts) => texts.filter(Boolean).join("\n\n")));
+          startContext.set(id, Promise.all([before, again]).then(([old, fresh]) => fresh || old));
         }
       } catch {}
     },
