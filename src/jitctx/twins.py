@@ -18,22 +18,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from jitctx.frontmatter import split_frontmatter
-from jitctx.short_digest import short_digest
 from jitctx.text import decode_markdown
+
+# Instruction files past this size are skipped everywhere (DESIGN 2.1): they have no twins.
+MAX_FILE_BYTES = 4 * 1024 * 1024
 
 
 def normalized_body(body: str) -> str:
     """`body` as twins are compared (see the module docstring); "" when it holds no text."""
     lines = body.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     return "\n".join(line.rstrip(" \t") for line in lines).strip("\n")
-
-
-def body_digest(body: str) -> str:
-    """A short digest of `body` after normalising it, to compare one body against bodies already held
-    without keeping their text; "" for a body with no text. It costs no import (a hook calls it): it is
-    not cryptographic, so a caller that must be certain compares `normalized_body` of both."""
-    normal = normalized_body(body)
-    return short_digest(normal.encode("utf-8", "surrogatepass")) if normal else ""
 
 
 def body_of_text(text: str) -> str:
@@ -44,12 +38,10 @@ def body_of_text(text: str) -> str:
 def read_body(path: str) -> str | None:
     """The body of the file at `path`, read from disk; None when it cannot be read. A ready-made
     `body_of` for `twin_groups`."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError:
-        return None
-    return body_of_text(decode_markdown(data)[0])
+    from jitctx.safe_open import read_regular
+
+    data = read_regular(path, MAX_FILE_BYTES)  # a regular file only: a FIFO there would block
+    return body_of_text(decode_markdown(data)[0]) if data is not None else None
 
 
 def twin_groups(paths: Iterable[str], body_of: Callable[[str], str | None]) -> dict[str, tuple[str, ...]]:

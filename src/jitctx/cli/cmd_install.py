@@ -93,7 +93,8 @@ def default_command(agent: str, scope: str = "user") -> str:
     return f"{shlex.quote(sys.executable)} -m jitctx hook {agent}"
 
 
-def settings_file(agent: str, scope: str, root_arg: str | None) -> Path:
+def project_root(root_arg: str | None) -> str:
+    """The project the settings belong to: --root, else the nearest ancestor with a root marker."""
     from jitctx.paths import find_root
     from jitctx.profiles import ROOT_MARKERS
 
@@ -101,8 +102,12 @@ def settings_file(agent: str, scope: str, root_arg: str | None) -> Path:
         root = os.path.abspath(root_arg)
         if not os.path.isdir(root):
             raise UsageError(f"--root {root_arg!r} is not an existing directory")
-    else:
-        root = find_root(os.getcwd(), ROOT_MARKERS)
+        return root
+    return find_root(os.getcwd(), ROOT_MARKERS)
+
+
+def settings_file(agent: str, scope: str, root_arg: str | None) -> Path:
+    root = project_root(root_arg)
     client = client_of(agent)
     if scope not in client.scopes:
         raise UsageError(
@@ -306,7 +311,7 @@ def _human(args: argparse.Namespace, outcome: Outcome) -> None:
         print(f"jitctx: hook command: {outcome.command}", file=sys.stderr)
         program = command_program(outcome.command) or ""
         if args.scope == COMMITTED_SCOPE:
-            for note in portable_notes(client, program, path):
+            for note in portable_notes(client, program, path, project_root(args.root)):
                 print(note, file=sys.stderr)
         elif os.path.isabs(program) and in_active_virtualenv(program):
             print(
@@ -316,16 +321,16 @@ def _human(args: argparse.Namespace, outcome: Outcome) -> None:
             )
     if client.install_note and not args.uninstall:
         print(client.install_note, file=sys.stderr)
-    elsewhere = _started_elsewhere(client, args.scope, outcome.path)
+    elsewhere = _started_elsewhere(client, args.scope, project_root(args.root))
     if elsewhere is not None and not args.uninstall:
         print(elsewhere, file=sys.stderr)
 
 
-def portable_notes(client: Client, program: str, path: Path) -> list[str]:
+def portable_notes(client: Client, program: str, path: Path, root: str) -> list[str]:
     """What the committed command asks of each machine, and what is amiss with it on this one."""
     others = " or ".join(f"--scope {scope}" for scope in client.scopes if scope != COMMITTED_SCOPE)
     keep = f", or install with {others} (this machine only) to run this machine's jitctx" if others else ""
-    why = machine_specific(program, str(path.parent.parent))  # <root>/.claude/settings.json -> <root>
+    why = machine_specific(program, root)
     if why is not None:  # an explicit --command
         return [
             f"jitctx: warning: {path} is committed, and {program} is {why}: on a teammate's machine "
@@ -364,12 +369,12 @@ def _is_this_install(program: str) -> bool:
     return first.startswith(b"#!") and os.fsencode(sys.executable) in first
 
 
-def _started_elsewhere(client: Client, scope: str, path: Path) -> str | None:
+def _started_elsewhere(client: Client, scope: str, root: str) -> str | None:
     """Said when the project's settings go to a folder above this one, and the client, started here,
     would not read them (it reads project settings where it starts)."""
     if scope == "user" or not client.settings_where_started:
         return None
-    folder = path.parent.parent  # <root>/.claude/settings.json -> <root>
+    folder = root
     from jitctx.paths import is_inside
 
     here, base = os.path.realpath(os.getcwd()), os.path.realpath(folder)

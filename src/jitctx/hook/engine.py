@@ -304,7 +304,7 @@ class Engine:
         root = find_root(cwd, root_markers()) if isinstance(cwd, str) and os.path.isdir(cwd) else None
         try:
             size: int | None = os.stat(path).st_size
-        except OSError:
+        except (OSError, ValueError):  # ValueError: a path the OS refuses (a NUL byte)
             size = None
         record = event_from_instructions_loaded(payload, source=self.client.name, root=root, file_bytes=size)
         record.update(self.ids)

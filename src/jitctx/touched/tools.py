@@ -146,10 +146,6 @@ def _joined(argv: list[str]) -> str:
     return shlex.join(argv)
 
 
-def shell_tool(*command_fields: str, workdir_fields: tuple[str, ...] = ()) -> ShellTool:
-    return ShellTool(*command_fields, workdir_fields=workdir_fields)
-
-
 def apply_patch_tool(tool_input: Mapping[str, Any]) -> tuple[str, ...]:
     """Files named by the patch headers (Add, Update, Move to; never Delete)."""
     from jitctx.touched.patch import patch_targets
@@ -173,7 +169,7 @@ REGISTRY: Mapping[str, Declaration] = MappingProxyType(
         "Grep": grep_tool,
         "LS": path_field("path"),
         "LSP": path_field("filePath", "file_path"),
-        "Bash": shell_tool("command"),
+        "Bash": ShellTool("command"),
         # Gemini CLI
         "read_file": path_field("file_path", "absolute_path", "path"),
         "write_file": _FILE,
@@ -182,11 +178,11 @@ REGISTRY: Mapping[str, Declaration] = MappingProxyType(
         "list_directory": path_field("dir_path", "path"),
         "grep_search": grep_tool,
         "search_file_content": grep_tool,
-        "run_shell_command": shell_tool("command", workdir_fields=("dir_path", "directory")),
+        "run_shell_command": ShellTool("command", workdir_fields=("dir_path", "directory")),
         # Codex
-        "shell": shell_tool("command", workdir_fields=("workdir",)),
-        "shell_command": shell_tool("command", workdir_fields=("workdir",)),
-        "exec_command": shell_tool("cmd", "command", workdir_fields=("workdir",)),
+        "shell": ShellTool("command", workdir_fields=("workdir",)),
+        "shell_command": ShellTool("command", workdir_fields=("workdir",)),
+        "exec_command": ShellTool("cmd", "command", workdir_fields=("workdir",)),
         "apply_patch": apply_patch_tool,
         # Generic names (harnesses built on jitctx, the seed's own tool set)
         "read": _ANY_FILE,
@@ -198,6 +194,6 @@ REGISTRY: Mapping[str, Declaration] = MappingProxyType(
         "grep": grep_tool,
         "ls": path_field("path", "dir_path"),
         "lsp": path_field("filePath", "file_path", "path"),
-        "bash": shell_tool("command", workdir_fields=("workdir", "cwd")),
+        "bash": ShellTool("command", workdir_fields=("workdir", "cwd")),
     }
 )

@@ -8,33 +8,16 @@ every hook off.
 
 from __future__ import annotations
 
-import json
 import os
-import re
 from collections.abc import Mapping
 from typing import Any
 
 from jitctx.clients.copilot_cli.hooks import config_home
+from jitctx.clients.jsonc import read_jsonc
+from jitctx.paths import is_inside
 
-MAX_BYTES = 1 << 20
-# Comments a JSON-with-comments reader skips; strings are matched first so `"http://x"` stays whole.
-_COMMENTS = re.compile(r'("(?:\\.|[^"\\])*")|//[^\n]*|/\*.*?\*/', re.DOTALL)
 # Variables with which a `-p` run loads the repository's hooks without a recorded trust.
 TRUSTING_VARIABLES = ("COPILOT_ALLOW_ALL", "GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS")
-
-
-def read_json_with_comments(path: str) -> dict[str, Any] | None:
-    """The file's object; None when it is missing, not a regular file, too large or not one."""
-    from jitctx.safe_open import read_regular
-
-    data = read_regular(path, MAX_BYTES)
-    if data is None:
-        return None
-    try:
-        value = json.loads(_COMMENTS.sub(lambda m: m.group(1) or "", data.decode("utf-8-sig")))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        return None
-    return value if isinstance(value, dict) else None
 
 
 def trusting_variable(environ: Mapping[str, str]) -> str | None:
@@ -46,7 +29,7 @@ def trusted_folder(root: str, home: str | None, environ: Mapping[str, str]) -> s
     """The entry of `trustedFolders` that holds `root` (the folder itself or one above it), else None."""
     if not home and not environ.get("COPILOT_HOME"):
         return None
-    config = read_json_with_comments(str(config_home(home or "", environ) / "config.json"))
+    config = read_jsonc(str(config_home(home or "", environ) / "config.json"))
     folders = config.get("trustedFolders") if config else None
     if not isinstance(folders, list):
         return None
@@ -55,7 +38,7 @@ def trusted_folder(root: str, home: str | None, environ: Mapping[str, str]) -> s
         if not isinstance(folder, str) or not os.path.isabs(folder):
             continue
         base = os.path.realpath(folder)
-        if real == base or real.startswith(base.rstrip(os.sep) + os.sep):
+        if is_inside(real, base):
             return folder
     return None
 

@@ -48,7 +48,8 @@ def doctor(
 
 
 def trust_check(name: str, root: str, home: str | None, environ: Mapping[str, str]) -> Check:
-    from jitctx.clients.gemini_cli.settings import folder_trust, read_jsonc
+    from jitctx.clients.gemini_cli.settings import folder_trust
+    from jitctx.clients.jsonc import read_jsonc
 
     if environ.get("GEMINI_CLI_TRUST_WORKSPACE", "").lower() == "true":
         return Check(name, "trust (folder)", OK, "GEMINI_CLI_TRUST_WORKSPACE=true: every folder is trusted")

@@ -8,33 +8,11 @@ strings. Trust is kept in `~/.gemini/trustedFolders.json`: `{"/abs/path": "TRUST
 
 from __future__ import annotations
 
-import json
 import os
-import re
 from collections.abc import Mapping
-from typing import Any
 
 from jitctx.clients.gemini_cli.profile import DEFAULT_CONTEXT_FILES
-
-MAX_BYTES = 1 << 20
-# Comments a JSON-with-comments reader skips; strings are matched first so `"http://x"` stays whole.
-_JSONC = re.compile(r'("(?:\\.|[^"\\])*")|//[^\n]*|/\*.*?\*/', re.DOTALL)
-
-
-def read_jsonc(path: str) -> dict[str, Any] | None:
-    """A settings-like file as a dict; None when it is missing, not a regular file, too large or no
-    JSON object (the caller falls back to the defaults, as the client does for an unreadable file)."""
-    from jitctx.safe_open import read_regular
-
-    data = read_regular(path, MAX_BYTES)
-    if data is None:
-        return None
-    try:
-        text = _JSONC.sub(lambda m: m.group(1) or "", data.decode("utf-8-sig"))
-        value = json.loads(re.sub(r",(\s*[}\]])", r"\1", text))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        return None
-    return value if isinstance(value, dict) else None
+from jitctx.clients.jsonc import read_jsonc
 
 
 def _places(root: str, home: str | None) -> list[str]:
@@ -81,17 +59,6 @@ def folder_trust(root: str, home: str | None, environ: Mapping[str, str]) -> str
     data = read_jsonc(place)
     if data is None:
         return None
-    real = os.path.realpath(root)
-    verdict: tuple[int, str] | None = None
-    for folder, level in data.items():
-        if not isinstance(folder, str) or not isinstance(level, str) or not os.path.isabs(folder):
-            continue
-        base = os.path.realpath(folder)
-        if level == "TRUST_PARENT":
-            base = os.path.dirname(base)
-        if real != base and not real.startswith(base.rstrip(os.sep) + os.sep):
-            continue
-        state = "untrusted" if level == "DO_NOT_TRUST" else "trusted"
-        if verdict is None or len(base) > verdict[0]:  # the nearest record wins
-            verdict = (len(base), state)
-    return verdict[1] if verdict else None
+    from jitctx.clients.folder_trust import nearest_trust
+
+    return nearest_trust(root, data)

@@ -55,7 +55,7 @@ class OpenCodeFollower(Follower):
         from jitctx.paths import is_inside
 
         target = tool_input.get("filePath")
-        if tool_name != READ_TOOL or not isinstance(target, str) or not target:
+        if tool_name != READ_TOOL or not isinstance(target, str) or not target or "\0" in target:
             return False
         path = os.path.realpath(os.path.join(self.cwd, target))
         cwd = os.path.realpath(self.cwd)
