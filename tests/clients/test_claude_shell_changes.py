@@ -165,3 +165,47 @@ def test_a_path_the_os_refuses_in_the_transcript_silences_nothing(tmp_path: Path
     session.shows(attachment("file", filename="/a\u0000b") + tool_use("Read", "/p/\u0000"))
     session.shows(attachment("nested_memory", path="/a\u0000c", content={"content": "z"}))
     assert "x agents" in session.read("src/x/a.py")
+
+
+def result(ident: str) -> str:
+    content = [{"type": "tool_result", "tool_use_id": ident, "content": "x"}]
+    return json.dumps({"type": "user", "version": "2.1.197", "message": {"content": content}}) + "\n"
+
+
+TURN = json.dumps({"type": "assistant", "version": "2.1.197", "message": {"content": []}}) + "\n"
+
+
+def test_a_file_left_to_the_client_that_never_arrived_is_sent(tmp_path: Path) -> None:
+    """Reconciliation: after a Read the client is expected to load src/ui/CLAUDE.md itself; once its
+    transcript is complete for that call (the result, then the model's next turn) and shows no such load,
+    jitctx sends it; a call whose evidence is not complete yet is asked again later."""
+    session = Session(tmp_path)
+    footer = {"file_path": str(session.root / "src/ui/Footer.tsx")}
+    assert "ui v1" not in session.call("PostToolUse", tool_name="Read", tool_input=footer, tool_use_id="t1")
+    session.shows(result("t1"))  # no turn after it yet: not settled
+    assert "ui v1" not in session.bash("echo 'A = 1' > src/x/a.py")
+    session.shows(TURN)
+    late = session.bash("echo 'B = 1' > src/x/b.py")
+    assert "Contents of src/ui/CLAUDE.md" in late and "ui v1" in late
+    assert "ui v1" not in session.bash("echo 'C = 1' > src/x/c.py")  # once
+
+
+def test_a_file_the_client_did_load_is_owed_nothing(tmp_path: Path) -> None:
+    session = Session(tmp_path)
+    footer = {"file_path": str(session.root / "src/ui/Footer.tsx")}
+    session.call("PostToolUse", tool_name="Read", tool_input=footer, tool_use_id="t1")
+    ui = str(session.root / "src/ui/CLAUDE.md")
+    session.shows(result("t1") + attachment("nested_memory", path=ui, content={"content": "ui v1\n"}) + TURN)
+    assert "ui v1" not in session.bash("echo 'B = 1' > src/x/b.py")
+    assert "ui v1" not in session.bash("echo 'C = 1' > src/x/c.py")
+
+
+def test_what_is_owed_goes_out_at_a_touch_the_client_follows(tmp_path: Path) -> None:
+    """A Read again in the settled folder: the owed file goes out with it (the quick index of a session
+    that owes a file says so, and the fast lane leaves such a touch to the engine)."""
+    session = Session(tmp_path)
+    footer = {"file_path": str(session.root / "src/ui/Footer.tsx")}
+    session.call("PostToolUse", tool_name="Read", tool_input=footer, tool_use_id="t1")
+    session.shows(result("t1") + TURN)
+    again = session.call("PostToolUse", tool_name="Read", tool_input=footer, tool_use_id="t2")
+    assert "Contents of src/ui/CLAUDE.md" in again

@@ -91,6 +91,20 @@ def test_quick_answers_a_warm_touch(tmp_path: Path) -> None:
     assert quiet(index_of(store), str(root), "src/ui/README.md") is None  # a loaded file changed
 
 
+def test_a_session_that_owes_a_file_defers_to_the_engine(tmp_path: Path) -> None:
+    """A file left to the client and not confirmed by its transcript yet: the engine checks at each touch."""
+    root = make(tmp_path / "proj")
+    store = SessionStore(tmp_path / "state")
+    with store.open(Project(root, managed_files=()), "s", use_git=False) as opened:
+        opened.session.startup()
+        opened.session.discover("src/ui/Footer.tsx")
+    assert quiet(index_of(store), str(root), "src/ui/README.md") == 2
+    with store.open(Project(root, managed_files=()), "s", use_git=False) as opened:
+        state = opened.session.channels["main"]
+        state.expected[next(iter(state.loaded))] = (1, 1, ("toolu_1",))
+    assert quiet(index_of(store), str(root), "src/ui/README.md") is None
+
+
 def test_a_broken_index_defers_to_the_engine(tmp_path: Path) -> None:
     assert quiet({"v": 1}, str(tmp_path), "x") is None
     assert quiet({"v": 99, "cwd": str(tmp_path)}, str(tmp_path), "x") is None

@@ -156,3 +156,23 @@ def test_a_file_the_config_keeps_back_holds_nothing_for_its_twin(
         tool_input={"file_path": str(root / "src/x/a.py")},
     )
     assert answers.sent(call_hook("claude-code", read, use_git=False)) == ["src/x/AGENTS.md"]
+
+
+def test_a_twin_of_a_file_held_since_an_earlier_call_is_not_sent(
+    twins: Path, run_hook_process: Any, answers: Any, tmp_path: Path
+) -> None:
+    """Each hook is a process of its own: the held texts come back from disk for the comparison."""
+    (twins / "src/ui").mkdir()
+    (twins / "src/ui/AGENTS.md").write_text("UI: tokens only.\n")
+    (twins / "src/ui/x.ts").write_text("")
+    (twins / ".cursor/rules/ui.mdc").write_text('---\nglobs: "src/ui/x.ts"\n---\nUI: tokens only.\n')
+    (twins / ".cursor/rules/front.mdc").unlink()
+    (twins / ".cursor/rules/other.mdc").unlink()
+    start = event(twins, "", "SessionStart", source="startup")
+    assert run_hook_process("codex", start)[0] == 0
+    shell = event(twins, "", "PostToolUse", tool_name="Bash", tool_input={"command": "ls src/ui"})
+    _, first, _ = run_hook_process("codex", shell)
+    assert "src/ui/AGENTS.md" in answers.sent(first)
+    cat = event(twins, "", "PostToolUse", tool_name="Bash", tool_input={"command": "cat src/ui/x.ts"})
+    _, second, _ = run_hook_process("codex", cat)
+    assert answers.sent(second) == []  # ui.mdc says what src/ui/AGENTS.md said, sent in the call before

@@ -131,7 +131,7 @@ def quiet(index: dict[str, Any], cwd: str, path: str) -> int | None:
 
 
 def _quiet(index: dict[str, Any], cwd: str, path: str) -> int | None:
-    if index.get("v") != QUICK_VERSION or index["cwd"] != cwd or not index["jit"]:
+    if index.get("v") != QUICK_VERSION or index["cwd"] != cwd or not index["jit"] or index.get("owed"):
         return None
     root: str = index["root"]
     if not (_same_versions(index["config"]) and _same_versions(index["rule_dirs"])):

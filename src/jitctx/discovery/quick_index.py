@@ -53,6 +53,8 @@ def build_quick_index(
         "root": project.root,
         "cwd": session.cwd,
         "jit": project.config.jit_context,
+        # Files left to the client and not confirmed yet: the engine checks the transcript for them.
+        "owed": bool(state.expected),
         "config": {p: file_version(p) for p in (os.path.join(project.root, n) for n in CONFIG_FILES)},
         "rule_dirs": rule_dirs,
         # The scanned directories are looked up one by one in their marks; what the channel holds on

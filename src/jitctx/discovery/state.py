@@ -50,6 +50,10 @@ class ChannelState:
     started: bool = False
     # The text the agent holds for each loaded file; rebuilt from disk when a session is resumed.
     blocks: dict[str, InstructionFile] = field(default_factory=dict)
+    # Files a hook left to the client after a call it follows, not confirmed yet: path -> (mtime_ns, size)
+    # of the version left, and the ids of the tool calls after which the client should have loaded it
+    # (checked against its transcript).
+    expected: dict[str, tuple[int, int, tuple[str, ...]]] = field(default_factory=dict)
     # Bumped by every add and drop (after construction, `loaded` changes through them only), so that a
     # count over `loaded` is kept until it changes (`held_among`).
     revision: int = field(default=0, init=False, compare=False)
@@ -101,6 +105,7 @@ class ChannelState:
         self.revision += 1
         entry = self.loaded.pop(path)
         self.blocks.pop(path, None)
+        self.expected.pop(path, None)
         if entry.directory is not None and path in self.by_directory.get(entry.directory, []):
             self.by_directory[entry.directory].remove(path)
         return entry
@@ -142,6 +147,11 @@ def channels_to_json(channels: dict[str, ChannelState]) -> dict[str, Any]:
                 [path, e.display, e.mtime_ns, e.size, e.reason, e.tier, e.directory, e.body_bytes]
                 for path, e in state.loaded.items()
             ],
+            **(
+                {"expected": {path: [m, size, list(ids)] for path, (m, size, ids) in state.expected.items()}}
+                if state.expected
+                else {}
+            ),
         }
         for name, state in channels.items()
     }
@@ -181,6 +191,12 @@ def channels_from_json(
             state.loaded[str(path)] = entry
             if directory is not None:
                 state.by_directory.setdefault(str(directory), []).append(str(path))
+        expected = raw.get("expected", {})  # states written before it have none
+        state.expected = {
+            str(path): (int(mtime_ns), int(size), tuple(str(ident) for ident in idents))
+            for path, (mtime_ns, size, idents) in expected.items()
+            if str(path) in state.loaded
+        }
         restored[str(name)] = state
     return restored
 

@@ -22,7 +22,7 @@ from jitctx.clients.event import HOST_LOAD, PROMPT, START, SUBAGENT, TOOLS, Hook
 from jitctx.hook.context import CONTEXT_LIMIT, dropped_notes, mentions
 from jitctx.hook.log import log_problem
 from jitctx.hook.touches import Touched
-from jitctx.model import InstructionFile, Load, LoadReason
+from jitctx.model import Discovery, InstructionFile, Load, LoadReason
 
 if TYPE_CHECKING:  # imported where used: the hook path loads only what an event needs
     from jitctx.clients.base import Client, Follower
@@ -131,7 +131,9 @@ class Engine:
                 loads = context.start(session)
             elif source == "compact":
                 # Compaction drops what was added during the session; the client reloads only its startup
-                # files, so everything else the session held goes out again.
+                # files, so everything else the session held goes out again (and nothing is owed).
+                for state in session.channels.values():
+                    state.expected.clear()
                 loads = session.after_compaction(host_reloads=context.host_files.at_startup)
                 context.log_startup(session, loads, signals=("compact",))
             elif (
@@ -206,6 +208,9 @@ class Engine:
                 if os.path.realpath(load.file.path) in touched.written
                 or not self._client_has(event, context, load, touched, path, parents)
             ]
+            if channel == "main":
+                sent = self._overdue(event, session) + sent
+                self._expect(event, session, context, touched, list(zip(paths, steps, strict=True)), sent)
             if touched.shell_written:
                 later = self._left_to_the_client(event, context, session, sent, touched.shell_written)
                 sent = [load for load in sent if load not in later]
@@ -233,6 +238,60 @@ class Engine:
         if seen is None:
             return sent
         return [load for load in sent if not seen.holds(load.file.path, load.file.display, load.file.text)]
+
+    def _expect(
+        self,
+        event: HookEvent,
+        session: Session,
+        context: EventContext,
+        touched: Touched,
+        steps: list[tuple[str, Discovery]],
+        sent: list[Load],
+    ) -> None:
+        """Remember the files left to the client on the prediction alone (a call it follows, no showing of
+        its own in the result), with the ids of the calls, for `_overdue` to check in its transcript."""
+        ids = self.ids.get("tool_use_ids") or ([self.ids["tool_use_id"]] if "tool_use_id" in self.ids else [])
+        state = session.channels.get("main")
+        if not ids or state is None:
+            return
+        left = [
+            load.file
+            for path, one in steps
+            if touched.followed[path] and touched.shown.get(path) is None
+            for load in one.loaded
+            if load not in sent
+            and load.reason is not LoadReason.INCLUDE
+            and load.file.path in state.loaded
+            and not context.host_files.at_startup(load.file)
+        ]
+        if left and self._evidence(event) is not None:  # only a client with a transcript to check
+            for file in left:
+                entry = state.loaded[file.path]
+                state.expected.setdefault(file.path, (entry.mtime_ns, entry.size, tuple(ids)))
+
+    def _overdue(self, event: HookEvent, session: Session) -> list[Load]:
+        """Files left to the client after earlier calls that its transcript, complete for those calls by
+        now, does not show arriving: the prediction was wrong (another release, a setting), so jitctx
+        sends them. A call whose evidence is not complete yet is asked again at a later event."""
+        state = session.channels.get("main")
+        if state is None or not state.expected:
+            return []
+        seen = self._evidence(event)
+        if seen is None or not seen.settled:
+            return []
+        held = {file.path: file for file in session.blocks("main")}
+        due = []
+        for path, (mtime_ns, size, ids) in list(state.expected.items()):
+            if not set(ids) <= seen.settled:
+                continue
+            del state.expected[path]
+            file, entry = held.get(path), state.loaded.get(path)
+            if file is None or entry is None or (entry.mtime_ns, entry.size) != (mtime_ns, size):
+                continue  # gone, or changed since: its new version is the update's to send
+            if seen.holds(path, file.display, file.text):
+                continue
+            due.append(Load(file, LoadReason(entry.reason), trigger=file.display))
+        return due
 
     def _left_to_the_client(
         self, event: HookEvent, context: EventContext, session: Session, sent: list[Load], written: set[str]

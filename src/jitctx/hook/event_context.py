@@ -189,7 +189,8 @@ class EventContext:
         outgoing = {load.file.path for load in loads}
         skipped = self._skip_pattern()  # a file the config keeps back holds nothing for its twin
         holders: dict[str, str] = {}  # body -> the display of a file that holds it
-        for path, file in state.blocks.items():
+        for file in session.blocks(channel):  # held texts: a resumed session reads them here, once
+            path = file.path
             body = normalized_body(file.text)
             if skipped is not None and skipped.fullmatch(file.display):
                 continue

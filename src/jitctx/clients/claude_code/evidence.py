@@ -45,6 +45,10 @@ class Delivered:
     # request ("... was modified, either by the user or by a linter", an `edited_text_file` record) —
     # not always: 2.1.332 showed a rule's first change, not its second.
     tracked: set[str] = field(default_factory=set)
+    # Tool calls whose evidence is complete: their result is followed by the model's next turn, so what
+    # the client attached after them (its nested loads) is in the transcript by now.
+    settled: set[str] = field(default_factory=set)
+    _results: set[str] = field(default_factory=set)  # results not yet followed by a turn
 
     def shows_changes(self, path: str) -> bool:
         return _real(path) in self.tracked
@@ -137,6 +141,7 @@ def _record(line: bytes, seen: Delivered) -> None:
     record = main_record(line)
     if record is None:
         return
+    _settle(record, seen)
     for sighting in sightings(record):
         if sighting.kind == "tracked":
             seen.tracked.add(sighting.key)
@@ -144,6 +149,22 @@ def _record(line: bytes, seen: Delivered) -> None:
             seen.blocks.append((sighting.key, sighting.texts[0]))
         else:
             seen.client.setdefault(sighting.key, set()).update(sighting.texts)
+
+
+def _settle(record: dict[str, Any], seen: Delivered) -> None:
+    """Tool results collect until the model's next turn settles them (`Delivered.settled`)."""
+    kind = record.get("type")
+    if kind == "assistant":
+        seen.settled |= seen._results
+        seen._results.clear()
+        return
+    message = record.get("message")
+    content = message.get("content") if kind == "user" and isinstance(message, dict) else None
+    for part in content if isinstance(content, list) else ():
+        if isinstance(part, dict) and part.get("type") == "tool_result":
+            ident = part.get("tool_use_id")
+            if isinstance(ident, str) and ident:
+                seen._results.add(ident)
 
 
 def sightings(record: dict[str, Any]) -> Iterator[Sighting]:
