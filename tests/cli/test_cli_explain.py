@@ -115,3 +115,14 @@ def test_relative_path_is_taken_from_the_root(capsys: pytest.CaptureFixture[str]
 def test_no_root_above_the_path_is_a_usage_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert main(["explain", str(tmp_path / "nowhere/a.py")]) == 2
     assert "no project root above" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("agent", "whole"), [("claude-code", True), ("codex", False)])
+def test_the_budget_line_says_whose_limit_it_is(
+    capsys: pytest.CaptureFixture[str], example_copy: Path, agent: str, whole: bool
+) -> None:
+    """Claude Code loads its files whole: the 64 KiB figure is jitctx's model, and explain says so; Codex
+    cuts at its own limit, which needs no such line."""
+    assert main(["explain", str(example_copy / "src/ui/Footer.tsx"), "--agent", agent]) == 0
+    out = capsys.readouterr().out
+    assert ("loads its files whole; this is jitctx's model" in out) is whole

@@ -206,3 +206,20 @@ def test_plain_touch_says_it_recorded_nothing_and_how_to_record(
     assert "nothing recorded" not in err
     _, out, _ = run(capsys, "stats", "--json")
     assert json.loads(out)["sessions"] == 1
+
+
+@pytest.mark.parametrize(
+    ("argv", "meant"),
+    [
+        (["install", "claude"], "'claude-code'"),
+        (["explain", "x", "--agent", "curso"], "'cursor'"),
+        (["rulez"], "'rules'"),
+    ],
+)
+def test_an_invalid_choice_says_which_was_likely_meant(
+    capsys: pytest.CaptureFixture[str], argv: list[str], meant: str
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    assert f"did you mean {meant}?" in capsys.readouterr().err

@@ -11,6 +11,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
+    from typing import NoReturn
 
 # name -> (module, one line of help). Each module has `configure(parser)` and `run(args) -> int`.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -52,13 +53,38 @@ problems, 2 usage or input error. Run 'jitctx COMMAND --help' for the options of
 """
 
 
+def _parser_class() -> type[argparse.ArgumentParser]:
+    import argparse
+    import re
+
+    class Parser(argparse.ArgumentParser):
+        """argparse, whose "invalid choice" also says which choice was likely meant (`claude` for
+        `claude-code`); the subcommands' parsers are of this class too."""
+
+        def error(self, message: str) -> NoReturn:
+            found = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+            if found:
+                from difflib import get_close_matches
+
+                given = found.group(1)
+                known = [c.strip().strip("'") for c in found.group(2).split(",")]
+                meant = [c for c in known if given and c.startswith(given)] or get_close_matches(
+                    given, known, 1
+                )
+                if meant:
+                    message += f"; did you mean {meant[0]!r}?"
+            super().error(message)
+
+    return Parser
+
+
 def build_parser(chosen: str | None) -> argparse.ArgumentParser:
     import argparse
     import importlib
 
     from jitctx import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = _parser_class()(
         prog="jitctx",
         description="Put the right instruction files (CLAUDE.md, AGENTS.md, GEMINI.md, scoped rules) into a "
         "coding agent's context at the right moment, and show what arrived and why.",

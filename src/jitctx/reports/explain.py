@@ -84,6 +84,9 @@ def to_text(result: Explanation, project: Project, table: Table = plain_table) -
         lines += ["", "does not reach the agent:"]
         lines.append(_indent(table(["file", "why"], [[v.path, v.why] for v in others])))
     lines += ["", *budget_lines(fit_profile(result.blocks, project.profile), table)]
+    limit = project.profile.startup_limit()
+    if not limit.cuts:  # the agent loads its files whole: say whose limit the figure is
+        lines.append(f"  (the limit is {limit.owner}'s {limit.name}: {limit.effect})")
     if result.notes:
         lines.append("")
         lines.extend(f"note: {note}" for note in result.notes)
