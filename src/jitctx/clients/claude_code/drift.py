@@ -17,7 +17,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 
-from jitctx.clients.claude_code.evidence import _body, main_record, sightings
+from jitctx.clients.claude_code.evidence import _body, main_record, real_path, sightings
 from jitctx.clients.transcript_drift import (
     CLIENT_ROUTE,
     JITCTX_ROUTE,
@@ -47,10 +47,7 @@ def session_drift(
     if transcript is None or read is None:
         return SessionDrift(session_id, None)
     lines, partial = read
-    try:
-        return drift_of_lines(session_id, transcript, lines, root, host_loaded, partial=partial)
-    except ValueError:  # a path with a NUL byte in a damaged transcript: no report rather than a wrong one
-        return SessionDrift(session_id, None)
+    return drift_of_lines(session_id, transcript, lines, root, host_loaded, partial=partial)
 
 
 def find_transcript(session_id: str, home: str | None, environ: Mapping[str, str]) -> str | None:
@@ -106,11 +103,8 @@ def drift_of_lines(
     partial: bool = False,
 ) -> SessionDrift:
     """The drift shown by these transcript lines, oldest first."""
-    expected = list(
-        dict.fromkeys(
-            os.path.realpath(path) for path in host_loaded if os.path.isabs(path) and "\0" not in path
-        )
-    )
+    real = (real_path(path) for path in host_loaded if os.path.isabs(path))
+    expected = list(dict.fromkeys(path for path in real if path is not None))
     releases: list[str] = []
     shown: set[str] = set()  # every file the client showed, before a compaction too
     instruction_files: set[str] = set(expected)
@@ -181,4 +175,4 @@ def block_path(header: str, root: str) -> str | None:
     if not cuts:
         return None
     paths = [os.path.join(root, rest[:cut]) for cut in cuts]
-    return os.path.realpath(next((path for path in paths if os.path.isfile(path)), paths[0]))
+    return real_path(next((path for path in paths if os.path.isfile(path)), paths[0]))

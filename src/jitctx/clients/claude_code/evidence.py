@@ -51,13 +51,13 @@ class Delivered:
     _results: set[str] = field(default_factory=set)  # results not yet followed by a turn
 
     def shows_changes(self, path: str) -> bool:
-        return _real(path) in self.tracked
+        return real_path(path) in self.tracked
 
     def holds(self, path: str, display: str, text: str) -> bool:
         """Is this very version of the file (`text`) in the conversation already, from the client or a
         hook? Only an exact text counts: an edit that removes or adds anything is a new version."""
         body = text.strip()
-        if body in self.client.get(_real(path) or "", set()):
+        if body in self.client.get(real_path(path) or "", set()):
             return True
         heads = (f"Contents of {display} (", f"Updated contents of {display} (")
         return any(seen == body and header.startswith(heads) for header, seen in self.blocks)
@@ -103,7 +103,7 @@ def _texts(content: object) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _real(path: object) -> str | None:
+def real_path(path: object) -> str | None:
     """The real path of a path a record names; None for no path, or one the OS refuses (a NUL byte, a
     lone surrogate): the model writes tool inputs, and one odd path must not silence the evidence."""
     if not isinstance(path, str) or not path:
@@ -177,17 +177,17 @@ def sightings(record: dict[str, Any]) -> Iterator[Sighting]:
     if record.get("type") != "attachment" or not isinstance(attachment, dict):
         return
     kind = attachment.get("type")
-    if kind in ("edited_text_file", "file") and (path := _real(attachment.get("filename"))):
+    if kind in ("edited_text_file", "file") and (path := real_path(attachment.get("filename"))):
         yield Sighting("tracked", path)
         whole = _numbered_whole(attachment.get("snippet")) if kind == "edited_text_file" else None
         if whole is not None:
             yield Sighting("changed", path, (whole, _body(whole)))
-    if kind == "nested_memory" and (path := _real(attachment.get("path"))):
+    if kind == "nested_memory" and (path := real_path(attachment.get("path"))):
         yield Sighting("client", path, _texts(attachment.get("content")))
         yield Sighting("tracked", path)
     elif kind == "instructions" and isinstance(attachment.get("files"), list):
         for entry in attachment["files"]:
-            if isinstance(entry, dict) and (path := _real(entry.get("path"))):
+            if isinstance(entry, dict) and (path := real_path(entry.get("path"))):
                 yield Sighting("client", path, _texts(entry.get("content")))
                 yield Sighting("tracked", path)
     elif kind == "hook_additional_context" and isinstance(attachment.get("content"), list):
@@ -197,7 +197,7 @@ def sightings(record: dict[str, Any]) -> Iterator[Sighting]:
             for header, body in _blocks(text):
                 if header.startswith("Contents of /") and attachment.get("hookName") == "tool.call":
                     # The client's own AGENTS.md, framed by its plugin with the absolute path.
-                    if framed := _real(header.removeprefix("Contents of ")):
+                    if framed := real_path(header.removeprefix("Contents of ")):
                         yield Sighting("client", framed, (body,))
                 else:
                     yield Sighting("block", header, (body,))
@@ -247,7 +247,7 @@ def _tool_uses(record: dict[str, Any]) -> Iterator[Sighting]:
             continue
         tool_input = part.get("input")
         path = tool_input.get("file_path") if isinstance(tool_input, dict) else None
-        if isinstance(path, str) and os.path.isabs(path) and (real := _real(path)):
+        if isinstance(path, str) and os.path.isabs(path) and (real := real_path(path)):
             yield Sighting("tracked", real)
 
 
