@@ -258,23 +258,23 @@ def settings_checks(
                 f"keep one: jitctx uninstall {name} --scope {found_in[0]}, or disable the plugin",
             )
         )
-    if not found_in and not active:
-        where = ", ".join(scope for scope, _ in places)
-        checks.append(Check(name, "hooks", SKIP, f"no jitctx hooks ({where})", f"jitctx install {name}"))
-    elif len(found_in) > 1:
-        checks.append(
-            Check(
-                name,
-                "hooks",
-                WARN,
-                f"installed in {' and '.join(found_in)}: each scope runs the hook",
-                f"keep one: jitctx uninstall {name} --scope {found_in[-1]}",
-            )
-        )
+    if not active:
+        checks.extend(scopes_check(name, "hooks", found_in, [scope for scope, _ in places]))
     checks.extend(command_check(name, command, scope) for command, scope in commands.items())
     checks.extend(portable_check(client, command, path) for command, path in committed.items())
     checks.extend(last)
     return checks, bool(found_in) or active
+
+
+def scopes_check(name: str, what: str, found_in: list[str], scopes: list[str]) -> list[Check]:
+    """What the scopes holding jitctx's `what` (hooks, a plugin) say together: none is one skip line,
+    one is enough, two run the hook twice per call."""
+    if not found_in:
+        return [Check(name, what, SKIP, f"no jitctx {what} ({', '.join(scopes)})", f"jitctx install {name}")]
+    if len(found_in) > 1:
+        detail = f"installed in {' and '.join(found_in)}: each scope runs the hook"
+        return [Check(name, what, WARN, detail, f"keep one: jitctx uninstall {name} --scope {found_in[-1]}")]
+    return []
 
 
 def launch_dir_check(client: Client, root: str, cwd: str, user_installed: bool) -> Check | None:

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from jitctx.clients.checks import OK, PROBLEM, SKIP, WARN, Check
-from jitctx.clients.doctor_kit import command_check, version_check
+from jitctx.clients.doctor_kit import command_check, scopes_check, version_check
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -69,26 +69,8 @@ def doctor(
             found_in.append(scope)
             commands.append(command_check(client.name, command, scope))
     installed = bool(found_in)
-    # As for the hooks of other clients: absent from every scope is one line, present in one is enough,
-    # present in two runs the hook twice per call.
-    if not installed and all(check.status == SKIP for check in plugins):
-        where = ", ".join(scopes)
-        plugins = [
-            Check(client.name, "plugin", SKIP, f"no jitctx plugin ({where})", f"jitctx install {client.name}")
-        ]
-    else:
-        plugins = [check for check in plugins if check.status != SKIP]
-    checks.extend(plugins)
-    if len(found_in) > 1:
-        checks.append(
-            Check(
-                client.name,
-                "plugin",
-                WARN,
-                f"installed in {' and '.join(found_in)}: OpenCode loads both, each runs the hook",
-                f"keep one: jitctx uninstall {client.name} --scope {found_in[-1]}",
-            )
-        )
+    checks.extend(check for check in plugins if check.status != SKIP)  # one scope is enough
+    checks.extend(scopes_check(client.name, "plugin", found_in, scopes))
     checks.extend(commands)
     if installed and _set(environ, NO_PLUGINS):
         checks.append(
