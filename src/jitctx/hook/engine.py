@@ -22,12 +22,13 @@ from jitctx.clients.event import HOST_LOAD, PROMPT, START, SUBAGENT, TOOLS, Hook
 from jitctx.hook.context import CONTEXT_LIMIT, dropped_notes, mentions
 from jitctx.hook.log import log_problem
 from jitctx.hook.touches import Touched
-from jitctx.model import Discovery, InstructionFile, Load, LoadReason
+from jitctx.model import InstructionFile, Load, LoadReason
 
 if TYPE_CHECKING:  # imported where used: the hook path loads only what an event needs
     from jitctx.clients.base import Client, Follower
     from jitctx.discovery.session import Session
     from jitctx.hook.event_context import EventContext
+    from jitctx.hook.transcript_check import TranscriptCheck
     from jitctx.telemetry.store import EventStore
 
 Answer = dict[str, Any]
@@ -60,7 +61,7 @@ class Engine:
         self.handed_over = False  # `deliver` was called (whether or not it succeeded)
         self.ids: dict[str, Any] = {}  # the prompt and tool call ids of the event, for its records
         self.follower: Follower | None = None
-        self.delivered: Any = ()  # the client's transcript evidence, once read (() is "not yet")
+        self._transcript: TranscriptCheck | None = None  # the event's, made on first use
 
     def _hand_over(self, result: Answer) -> Answer:
         """Deliver `result` before the session state is saved (called inside the open session)."""
@@ -98,6 +99,14 @@ class Engine:
         raise HookError(f"hook event {event.name!r} is accepted but has no handler")  # pragma: no cover
 
     # -- events ----------------------------------------------------------------------------------------
+
+    def transcript(self, event: HookEvent) -> TranscriptCheck:
+        """What the event's transcript shows, read at most once for the event."""
+        if self._transcript is None:
+            from jitctx.hook.transcript_check import TranscriptCheck
+
+            self._transcript = TranscriptCheck(self.client, event, self.ids)
+        return self._transcript
 
     def _follower(self, event: HookEvent) -> Follower:
         """The event's follower, made once: it may read the release (transcript, process) once."""
@@ -192,7 +201,7 @@ class Engine:
             if loads:
                 # A session first seen at a tool call may be a conversation carried on (a fork whose
                 # release names no parent): what its transcript holds already is not sent again.
-                loads = self._not_delivered_yet(event, loads)
+                loads = self.transcript(event).not_delivered_yet(loads)
             # Paths the client follows itself go first: in a batch, a Write and a shell read of one
             # directory leave its CLAUDE.md to the client, whichever call came first.
             paths = sorted(touched.paths, key=lambda p: not touched.followed[p])
@@ -208,131 +217,21 @@ class Engine:
                 if os.path.realpath(load.file.path) in touched.written
                 or not self._client_has(event, context, load, touched, path, parents)
             ]
+            transcript = self.transcript(event)
             if channel == "main":
-                sent = self._overdue(event, session) + sent
-                self._expect(event, session, context, touched, list(zip(paths, steps, strict=True)), sent)
+                sent = transcript.overdue(session) + sent
+                transcript.expect(session, context, touched, list(zip(paths, steps, strict=True)), sent)
             if touched.shell_written:
-                later = self._left_to_the_client(event, context, session, sent, touched.shell_written)
+                later = transcript.left_to_the_client(context, session, sent, touched.shell_written)
                 sent = [load for load in sent if load not in later]
                 step = replace(step, loaded=tuple(load for load in step.loaded if load not in later))
             if sent and channel == "main":  # a sub-agent's context holds nothing of the main thread's
-                sent = self._not_delivered_yet(event, sent)
+                sent = transcript.not_delivered_yet(sent)
             sent = context.without_twins(session, channel, context.not_skipped(sent))
             context.log_discovery(session, step, sent, channel)
             loads.extend(sent)
             text = context.fit(loads, dropped_notes(step.dropped))
             return self._hand_over(self.client.render(event.name, text))
-
-    def _evidence(self, event: HookEvent) -> Any:
-        """The client's transcript evidence (None: none to read), read once per event: a session's first
-        call filters twice."""
-        if self.delivered == ():
-            self.delivered = self.client.delivered(event.transcript)
-        return self.delivered
-
-    def _not_delivered_yet(self, event: HookEvent, sent: list[Load]) -> list[Load]:
-        """`sent` without what the client's transcript shows already reached the model (the client's own
-        loads it reported nowhere else, or its notes of a file changed on disk; jitctx's answers whose
-        session state was never saved)."""
-        seen = self._evidence(event)
-        if seen is None:
-            return sent
-        return [load for load in sent if not seen.holds(load.file.path, load.file.display, load.file.text)]
-
-    def _expect(
-        self,
-        event: HookEvent,
-        session: Session,
-        context: EventContext,
-        touched: Touched,
-        steps: list[tuple[str, Discovery]],
-        sent: list[Load],
-    ) -> None:
-        """Remember the files left to the client on the prediction alone (a call it follows, no showing of
-        its own in the result), with the ids of the calls, for `_overdue` to check in its transcript."""
-        ids = self.ids.get("tool_use_ids") or ([self.ids["tool_use_id"]] if "tool_use_id" in self.ids else [])
-        state = session.channels.get("main")
-        if not ids or state is None:
-            return
-        left = [
-            load.file
-            for path, one in steps
-            if touched.followed[path] and touched.shown.get(path) is None
-            for load in one.loaded
-            if load not in sent
-            and load.reason is not LoadReason.INCLUDE
-            and load.file.path in state.loaded
-            and not context.host_files.at_startup(load.file)
-        ]
-        if left and self._evidence(event) is not None:  # only a client with a transcript to check
-            for file in left:
-                entry = state.loaded[file.path]
-                state.expected.setdefault(file.path, (entry.mtime_ns, entry.size, tuple(ids)))
-
-    def _overdue(self, event: HookEvent, session: Session) -> list[Load]:
-        """Files left to the client after earlier calls that its transcript, complete for those calls by
-        now, does not show arriving: the prediction was wrong (another release, a setting), so jitctx
-        sends them. A call whose evidence is not complete yet is asked again at a later event."""
-        state = session.channels.get("main")
-        if state is None or not state.expected:
-            return []
-        seen = self._evidence(event)
-        if seen is None or not seen.settled:
-            return []
-        held = {file.path: file for file in session.blocks("main")}
-        due = []
-        for path, (mtime_ns, size, ids) in list(state.expected.items()):
-            if not set(ids) <= seen.settled:
-                continue
-            del state.expected[path]
-            file, entry = held.get(path), state.loaded.get(path)
-            if file is None or entry is None or (entry.mtime_ns, entry.size) != (mtime_ns, size):
-                continue  # gone, or changed since: its new version is the update's to send
-            if seen.holds(path, file.display, file.text):
-                continue
-            due.append(Load(file, LoadReason(entry.reason), trigger=file.display))
-        return due
-
-    def _left_to_the_client(
-        self, event: HookEvent, context: EventContext, session: Session, sent: list[Load], written: set[str]
-    ) -> list[Load]:
-        """The loads of instruction files a shell command of this event created or changed that the
-        client brings by itself, with their imports; they are forgotten, so that the next touch there
-        decides again, from what the client was seen doing by then.
-
-        * Created: the client never saw the file written, so it loads it as a new file at its next
-          followed touch there (seen with Claude Code 2.1.197 and 2.1.332: the next Read brings a
-          shell-created CLAUDE.md as its own nested load). A touch it does not follow sends it.
-        * Changed: a file in the client's file state (one it loaded, read or edited) is shown changed
-          by the client itself before its next request ("... was modified, either by the user or by a
-          linter"). Where it does not show the whole new text, the next touch sends it.
-
-        Sent now as well, either would reach the model twice. Only the main channel: the transcript's
-        evidence is the main thread's."""
-        main = event.channel == "main"
-        seen = self._evidence(event) if main else None
-        held = {
-            load.file.display
-            for load in sent
-            if load.reason is not LoadReason.INCLUDE
-            and os.path.realpath(load.file.path) in written
-            and (
-                seen is not None and seen.shows_changes(load.file.path)
-                if load.updated
-                else context.host_files.host.native_jit and context.host_files.after_tool(load.file, True)
-            )
-        }
-        later = [load for load in sent if load.file.display in held or load.parent in held]
-        state = session.channels.get(event.channel)
-        for load in later:
-            entry = state.loaded.get(load.file.path) if state is not None else None
-            if state is None or entry is None:
-                continue
-            if load.updated:
-                entry.mtime_ns = -1  # still changed for the next touch there, which asks the evidence
-            else:
-                state.forget(load.file.path)
-        return later
 
     def _client_has(
         self,
@@ -347,10 +246,9 @@ class Engine:
         transcript's to tell (the client showed the whole new text, or not: it does not always), whatever
         the touch; anything else is the prediction's, narrowed by what the call's result showed."""
         if load.updated and event.channel == "main":
-            seen = self._evidence(event)
-            if seen is not None and seen.shows_changes(load.file.path):
-                held: bool = seen.holds(load.file.path, load.file.display, load.file.text)
-                return held
+            shown = self.transcript(event).shows_new_version(load)
+            if shown is not None:
+                return shown
         return _held(context, load, touched.followed[path], touched.shown.get(path), parents)
 
     def _record_host_load(self, payload: Mapping[str, Any]) -> None:
