@@ -40,12 +40,13 @@ class Touched:
     def add_call(
         self, tool_name: str, tool_input: Mapping[str, Any], shown: frozenset[str] | None = None
     ) -> None:
-        from jitctx.touched import affected_paths, shell_writes
+        from jitctx.touched import touched_and_written
 
-        paths = [placed(self.cwd, p) for p in affected_paths(tool_name, tool_input)]
+        affected, shell_written = touched_and_written(tool_name, tool_input)
+        paths = [placed(self.cwd, p) for p in affected]
         if not paths:
             return
-        for written in shell_writes(tool_name, tool_input):
+        for written in shell_written:
             try:
                 self.shell_written.add(os.path.realpath(placed(self.cwd, written)))
             except ValueError:  # a name the OS refuses (a lone surrogate, a NUL): discovery notes it

@@ -16,7 +16,7 @@ TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs the 
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["affected_paths", "shell_writes"]
+__all__ = ["affected_paths", "touched_and_written"]
 
 
 def affected_paths(tool_name: str, tool_input: Mapping[str, Any]) -> tuple[str, ...]:
@@ -36,27 +36,32 @@ def affected_paths(tool_name: str, tool_input: Mapping[str, Any]) -> tuple[str, 
         paths = declaration(tool_input)
     except Exception:  # a declaration bug must not break the agent; its own tests catch it
         return ()
-    return tuple(p for p in paths if isinstance(p, str) and p)
+    return _strings(paths)
 
 
-def shell_writes(tool_name: str, tool_input: Mapping[str, Any]) -> tuple[str, ...]:
-    """The paths a shell tool's call certainly wrote (as `affected_paths` gives them); () for any other
-    tool. A file a shell wrote is one the client knows nothing of (no read, no edit of its own).
+def touched_and_written(
+    tool_name: str, tool_input: Mapping[str, Any]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """`affected_paths`, and of those the ones a shell tool's call certainly wrote (() for any other
+    tool): a file a shell wrote is one the client knows nothing of (no read, no edit of its own). The
+    command is read once for both.
 
-    >>> shell_writes("Bash", {"command": "printf 'x' > src/x/CLAUDE.md && cat src/x/a.py"})
-    ('src/x/CLAUDE.md',)
-    >>> shell_writes("Write", {"file_path": "src/x/CLAUDE.md"})
-    ()
+    >>> touched_and_written("Bash", {"command": "printf 'x' > src/x/CLAUDE.md && cat src/x/a.py"})
+    (('src/x/CLAUDE.md', 'src/x/a.py'), ('src/x/CLAUDE.md',))
+    >>> touched_and_written("Write", {"file_path": "src/x/CLAUDE.md"})
+    (('src/x/CLAUDE.md',), ())
     """
     from jitctx.touched.tools import REGISTRY, ShellTool
 
-    if not isinstance(tool_name, str) or not isinstance(tool_input, Mapping):
-        return ()
-    declaration = REGISTRY.get(tool_name)
-    if not isinstance(declaration, ShellTool):
-        return ()
+    declaration = REGISTRY.get(tool_name) if isinstance(tool_name, str) else None
+    if not isinstance(declaration, ShellTool) or not isinstance(tool_input, Mapping):
+        return affected_paths(tool_name, tool_input), ()
     try:
-        paths = declaration.writes(tool_input)
+        paths, written = declaration.targets(tool_input)
     except Exception:  # as in affected_paths: never break the agent over this
-        return ()
+        return (), ()
+    return _strings(paths), _strings(written)
+
+
+def _strings(paths: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(p for p in paths if isinstance(p, str) and p)

@@ -64,6 +64,12 @@ def shell_targets(command: str) -> tuple[str, ...]:
     return _unique(path for path, _ in _targets(command))
 
 
+def touched_and_written(command: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """`shell_targets` and `write_targets` of `command`, from one reading of it."""
+    pairs = _targets(command)
+    return _unique(path for path, _ in pairs), _unique(path for path, writes in pairs if writes)
+
+
 def _unique(paths: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(paths))
 

@@ -107,7 +107,7 @@ def _under(workdir: str | None, paths: tuple[str, ...]) -> tuple[str, ...]:
 
 class ShellTool:
     """A shell tool: what its command (a string, or an argv list) certainly reads or writes, under its
-    workdir (`__call__`), and what it certainly writes (`writes`)."""
+    workdir (`__call__`), and of those what it certainly writes (`targets`)."""
 
     def __init__(self, *command_fields: str, workdir_fields: tuple[str, ...] = ()) -> None:
         self.command_fields = command_fields
@@ -115,29 +115,23 @@ class ShellTool:
         self.__doc__ = f"read and write targets of {' or '.join(repr(f) for f in command_fields)}"
 
     def __call__(self, tool_input: Mapping[str, Any]) -> tuple[str, ...]:
-        from jitctx.touched.bash import shell_targets
+        return self.targets(tool_input)[0]
+
+    def targets(self, tool_input: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(every path the command certainly reads or writes, the paths it certainly writes), from one
+        reading of the command; a patch run through the shell writes every file it names."""
+        from jitctx.touched.bash import touched_and_written
         from jitctx.touched.patch import shell_patch_targets
 
         command = _shell_command(tool_input, self.command_fields)
         if command is None:
-            return ()
-        paths = shell_patch_targets(command)
-        if paths is None:
-            paths = shell_targets(command if isinstance(command, str) else _joined(command))
-        return _under(_text(tool_input, *self.workdir_fields), paths)
-
-    def writes(self, tool_input: Mapping[str, Any]) -> tuple[str, ...]:
-        """The paths the command certainly writes (a patch run through the shell: the files it names)."""
-        from jitctx.touched.bash import write_targets
-        from jitctx.touched.patch import shell_patch_targets
-
-        command = _shell_command(tool_input, self.command_fields)
-        if command is None:
-            return ()
-        paths = shell_patch_targets(command)
-        if paths is None:
-            paths = write_targets(command if isinstance(command, str) else _joined(command))
-        return _under(_text(tool_input, *self.workdir_fields), paths)
+            return (), ()
+        workdir = _text(tool_input, *self.workdir_fields)
+        patched = shell_patch_targets(command)
+        if patched is not None:
+            return _under(workdir, patched), _under(workdir, patched)
+        paths, written = touched_and_written(command if isinstance(command, str) else _joined(command))
+        return _under(workdir, paths), _under(workdir, written)
 
 
 def _joined(argv: list[str]) -> str:
