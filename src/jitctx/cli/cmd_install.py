@@ -302,6 +302,7 @@ def _human(args: argparse.Namespace, outcome: Outcome) -> None:
         return
     verb = "removed" if args.uninstall else "installed"
     print(f"jitctx: {verb} hooks for {args.agent} in {path}", file=sys.stderr)
+    root = project_root(args.root)
     if outcome.backup:
         print(f"jitctx: previous version kept as {outcome.backup}", file=sys.stderr)
     for gone in outcome.removed:
@@ -311,7 +312,7 @@ def _human(args: argparse.Namespace, outcome: Outcome) -> None:
         print(f"jitctx: hook command: {outcome.command}", file=sys.stderr)
         program = command_program(outcome.command) or ""
         if args.scope == COMMITTED_SCOPE:
-            for note in portable_notes(client, program, path, project_root(args.root)):
+            for note in portable_notes(client, program, path, root):
                 print(note, file=sys.stderr)
         elif os.path.isabs(program) and in_active_virtualenv(program):
             print(
@@ -321,7 +322,7 @@ def _human(args: argparse.Namespace, outcome: Outcome) -> None:
             )
     if client.install_note and not args.uninstall:
         print(client.install_note, file=sys.stderr)
-    elsewhere = _started_elsewhere(client, args.scope, project_root(args.root))
+    elsewhere = _started_elsewhere(client, args.scope, root)
     if elsewhere is not None and not args.uninstall:
         print(elsewhere, file=sys.stderr)
 
