@@ -16,6 +16,40 @@ EXAMPLE = REPO / "examples" / "monorepo"
 
 Tree = Callable[[Mapping[str, str | bytes]], Path]
 
+# Variables that point jitctx or a client at a user's own settings, state or transcripts: a test that wants
+# one sets it itself.
+_USER_PLACES = (
+    "JITCTX_STATE_DIR",
+    "JITCTX_HOME",
+    "JITCTX_CONFIG",
+    "XDG_RUNTIME_DIR",
+    "CLAUDE_CONFIG_DIR",
+    "CODEX_HOME",
+    "GEMINI_CLI_HOME",
+    "COPILOT_HOME",
+    "QWEN_HOME",
+    "OPENCODE_CONFIG",
+    "OPENCODE_CONFIG_DIR",
+)
+
+
+@pytest.fixture(autouse=True)
+def private_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test runs with a home and XDG dirs of its own, so nothing it does (a hook's state, a settings
+    backup, a hook error) reaches the real home or state dir of whoever runs the suite."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    for variable, sub in (
+        ("XDG_STATE_HOME", ".local/state"),
+        ("XDG_CONFIG_HOME", ".config"),
+        ("XDG_CACHE_HOME", ".cache"),
+        ("XDG_DATA_HOME", ".local/share"),
+    ):
+        monkeypatch.setenv(variable, str(home / sub))
+    for variable in _USER_PLACES:
+        monkeypatch.delenv(variable, raising=False)
+    return home
+
 
 def write_tree(root: Path, files: Mapping[str, str | bytes]) -> Path:
     """Write `files` (POSIX relative path -> text or bytes) under `root`; a path ending in / is a folder."""

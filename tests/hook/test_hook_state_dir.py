@@ -88,3 +88,21 @@ def test_no_safe_place_answers_empty(homeless: Path, capsys: pytest.CaptureFixtu
     assert serve("claude-code", stdin=io.BytesIO(b"{}"), stdout=out) == 0
     assert out.getvalue() == "{}\n"
     assert "JITCTX_STATE_DIR" in capsys.readouterr().err
+
+
+def test_a_failed_first_call_creates_a_private_state_dir(tmp_path: Path) -> None:
+    """The first hook call of a machine may fail before anything else made the state dir; the log line it
+    writes must not leave the dir open to other users (doctor would report it)."""
+    from jitctx.hook.log import log_problem
+
+    chosen = tmp_path / "xdg" / "jitctx"
+    log_problem(chosen, "claude-code", "broken payload")
+    assert stat.S_IMODE(os.stat(chosen).st_mode) == 0o700
+    assert "broken payload" in (chosen / "hook.log").read_text()
+
+
+def test_the_suite_runs_in_a_home_of_its_own() -> None:
+    """Nothing a test does reaches the real home: the root conftest gives each test its own."""
+    home = Path(os.environ["HOME"])
+    assert home.is_relative_to(Path(tempfile.gettempdir()))
+    assert state.state_dir_path().startswith(os.environ["XDG_STATE_HOME"])

@@ -18,7 +18,9 @@ def log_problem(state_dir: Path | str, agent: str, message: str) -> None:
 
     directory = str(state_dir)
     try:
-        os.makedirs(directory, exist_ok=True)
+        # The state dir holds session state and logs of this user alone: private from its first creation,
+        # whichever call creates it (doctor checks the mode).
+        os.makedirs(directory, mode=0o700, exist_ok=True)
         # A FIFO or a device planted as the log would block every call: regular files of ours only.
         fd = open_state_file(os.path.join(directory, "hook.log"), os.O_WRONLY | os.O_APPEND | os.O_CREAT)
         try:
