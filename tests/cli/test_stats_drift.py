@@ -69,6 +69,17 @@ def attachment(kind: str, **fields: Any) -> str:
     return json.dumps(record) + "\n"
 
 
+def answered(context: str) -> str:
+    """jitctx's answer as Claude Code records it: its hook command's success with what it printed, then
+    the context the client added."""
+    stdout = json.dumps(
+        {"hookSpecificOutput": {"hookEventName": "PostToolBatch", "additionalContext": context}}
+    )
+    ran = {"hookName": "PostToolBatch", "toolUseID": "hook-1", "hookEvent": "PostToolBatch"}
+    success = attachment("hook_success", command="jitctx hook claude-code", stdout=stdout, exitCode=0, **ran)
+    return success + attachment("hook_additional_context", content=[context], **ran)
+
+
 def transcript(tmp_path: Path, root: Path, session: str, text: str) -> None:
     folder = tmp_path / "home/.claude/projects" / "".join(c if c.isalnum() else "-" for c in str(root))
     folder.mkdir(parents=True, exist_ok=True)
@@ -84,7 +95,7 @@ def duplicated_session(tmp_path: Path, root: Path) -> None:
         tmp_path,
         root,
         DUPLICATED,
-        attachment("hook_additional_context", content=[block], hookName="PostToolUse:Write")
+        answered(block)
         + attachment("nested_memory", path=str(root / ".claude/rules/api.md"), content={"content": RULE}),
     )
 
@@ -137,7 +148,7 @@ def test_a_clean_session_says_so(env: Path, tmp_path: Path, capsys: pytest.Captu
         tmp_path,
         env,
         CLEAN,
-        attachment("hook_additional_context", content=[block])
+        answered(block)
         + attachment("nested_memory", path=str(env / "src/ui/CLAUDE.md"), content={"content": "UI rules"}),
     )
     assert main(["stats", "--drift"]) == 0

@@ -30,9 +30,20 @@ def nested(path: Path, text: str, **options: Any) -> str:
     return record("nested_memory", path=str(path), content={"content": text}, **options)
 
 
+def answered(context: str, command: str = "jitctx hook claude-code", **options: Any) -> str:
+    """A hook's answer as Claude Code records it: the command's success with what it printed, then the
+    context it added."""
+    stdout = json.dumps(
+        {"hookSpecificOutput": {"hookEventName": "PostToolBatch", "additionalContext": context}}
+    )
+    ran = {"hookName": "PostToolBatch", "toolUseID": "hook-1", "hookEvent": "PostToolBatch"}
+    return record("hook_success", command=command, stdout=stdout, exitCode=0, **ran, **options) + record(
+        "hook_additional_context", content=[context], **ran, **options
+    )
+
+
 def block(display: str, text: str, **options: Any) -> str:
-    context = f"Contents of {display} (src/api/** matches src/api/new.ts):\n\n{text}"
-    return record("hook_additional_context", content=[context], hookName="PostToolUse:Write", **options)
+    return answered(f"Contents of {display} (src/api/** matches src/api/new.ts):\n\n{text}", **options)
 
 
 COMPACTION = '{"type":"system","subtype":"compact_boundary","version":"2.1.197"}\n'
@@ -211,3 +222,21 @@ def test_damaged_paths_are_no_crash(tmp_path: Path, root: Path) -> None:
     write_transcript(tmp_path / "home", root, nested(root / "src/ui/CLAUDE.md", "UI rules"))
     found = drift_of(tmp_path / "home", root, host_loaded=("/p/a\0b.md", "relative.md"))
     assert found.found and found.never_arrived == ()  # such records name no file jitctx could have sent
+
+
+def test_only_jitctx_own_answers_count_as_its_arrivals(tmp_path: Path, root: Path) -> None:
+    """Another hook's context in jitctx's shape is not jitctx's answer: no duplicate to report."""
+    rule = root / ".claude/rules/api.md"
+    context = f"Contents of .claude/rules/api.md (src/api/** matches src/api/new.ts):\n\n{RULE}"
+    text = answered(context, command="/opt/other-hook --echo") + nested(rule, RULE)
+    write_transcript(tmp_path / "home", root, text)
+    assert drift_of(tmp_path / "home", root).twice() == ()
+
+
+def test_a_record_nested_past_the_parser_is_passed_over(tmp_path: Path, root: Path) -> None:
+    deep = json.dumps({"type": "assistant", "message": {"content": "DEEP"}}).replace(
+        '"DEEP"', "[" * 1100 + "]" * 1100
+    )
+    write_transcript(tmp_path / "home", root, deep + "\n" + nested(root / "src/ui/CLAUDE.md", "UI rules"))
+    found = drift_of(tmp_path / "home", root)
+    assert found.found and [file.path for file in found.files] == [str(root / "src/ui/CLAUDE.md")]

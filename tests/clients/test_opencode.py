@@ -97,6 +97,18 @@ def test_a_file_it_was_expected_to_attach_but_did_not_show_is_sent(tmp_path: Pat
     assert "ui claude rules" in answer(tmp_path, payload("read", root, tool_response={"loaded": []}))
 
 
+def test_only_its_read_tools_own_list_shows_a_load(tmp_path: Path) -> None:
+    """`loaded` is the read tool's metadata, never its output's text; another tool's list, and a path no
+    file could have, show nothing."""
+    root = project(tmp_path)
+    follower = OPENCODE.follower(None, str(root))
+    ui = str(root / "src/ui/CLAUDE.md")
+    call = payload("read", root, tool_response={"loaded": [ui, "relative.md", "/" + "a/" * 50_000, 7]})
+    assert follower.shown_loaded(call) == {ui}
+    assert follower.shown_loaded({**call, "tool_name": "grep"}) == frozenset()
+    assert follower.shown_loaded({**call, "tool_response": {"output": f"Instructions from: {ui}"}}) is None
+
+
 def test_shell_write_and_edit_calls_get_everything_from_jitctx(tmp_path: Path) -> None:
     root = project(tmp_path)
     answer(tmp_path, payload("session_start", root))

@@ -4,7 +4,9 @@ startup) and forked sessions (`--fork-session`: a copy of a conversation under a
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -119,13 +121,32 @@ def test_a_sub_agent_start_without_an_agent_id_answers_empty(
     assert "agent_id" in (tmp_path / "state" / "hook.log").read_text(encoding="utf-8")
 
 
-def _fork_transcript(path: Path, new: str, old: str, held: Sequence[str] = ()) -> str:
+def _fork_transcript(path: Path, new: str, old: str, held: Sequence[str] = (), cwd: str = "/") -> str:
     """A fork's transcript: the copied records keep the parent's id; `held` are the hook contexts the
-    copied conversation shows arriving (jitctx's answers, as Claude Code records them)."""
+    copied conversation shows arriving (jitctx's answers, as Claude Code records them: its hook command's
+    success with what it printed, then the context the client added, in the directory `cwd`)."""
+
+    def answered(text: str) -> list[dict[str, Any]]:
+        printed = {"hookSpecificOutput": {"hookEventName": "PostToolBatch", "additionalContext": text}}
+        ran = {"hookName": "PostToolBatch", "toolUseID": "hook-1", "hookEvent": "PostToolBatch"}
+        success = {
+            "type": "hook_success",
+            "command": "jitctx hook claude-code",
+            "stdout": json.dumps(printed),
+        }
+        return [
+            {"type": "attachment", "sessionId": new, "cwd": cwd, "timestamp": ended,
+             "attachment": {**success, **ran, "durationMs": 0}},
+            {"type": "attachment", "sessionId": new, "cwd": cwd,
+             "attachment": {"type": "hook_additional_context", "content": [text], **ran}},
+        ]  # fmt: skip
+
+    time.sleep(0.005)  # the hooks ran after the project's files were written, by more than a record tells
+    ended = datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
     records: list[dict[str, Any]] = [
         {"type": "mode", "sessionId": new},
         {"type": "user", "sessionId": new, "version": "2.1.332"},
-        *({"type": "attachment", "sessionId": new, "attachment": {"content": text}} for text in held),
+        *(record for text in held for record in answered(text)),
         {"type": "assistant", "sessionId": new, "requestSessionId": old, "version": "2.1.332"},
     ]
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
@@ -142,7 +163,7 @@ def test_a_fork_holds_what_its_parent_was_sent(
     # The fork's SessionStart comes before its transcript exists: nothing is opened or sent.
     assert call_hook("claude-code", event(project, "new", "SessionStart", source="fork")) == {}
     held = [answers.context(start), answers.context(batch)]
-    transcript = _fork_transcript(tmp_path / "new.jsonl", "new", "old", held)
+    transcript = _fork_transcript(tmp_path / "new.jsonl", "new", "old", held, str(project))
     again = event(project, "new", "PostToolBatch", transcript, tool_calls=nl_api)
     assert call_hook("claude-code", again) == {}  # the copied conversation holds them, and AGENTS.md
     nl_ui = [call("Bash", command="nl -ba ui/Footer.tsx")]
@@ -161,9 +182,31 @@ def test_a_fork_keeps_only_what_its_copy_shows(
     start = call_hook("claude-code", event(project, "old", "SessionStart", source="startup"))
     nl_ui = [call("Bash", command="nl -ba ui/Footer.tsx")]
     assert answers.sent(call_hook("claude-code", event(project, "old", "PostToolBatch", tool_calls=nl_ui)))
-    transcript = _fork_transcript(tmp_path / "new.jsonl", "new", "old", [answers.context(start)])
+    transcript = _fork_transcript(
+        tmp_path / "new.jsonl", "new", "old", [answers.context(start)], str(project)
+    )
     ui = call_hook("claude-code", event(project, "new", "PostToolBatch", transcript, tool_calls=nl_ui))
     assert answers.sent(ui) == ["ui/AGENTS.md", ".claude/rules/tsx.md"]  # AGENTS.md: held, from the start
+
+
+def test_a_fork_keeps_a_file_only_for_a_record_of_its_own_name(
+    project: Path, call_hook: Any, answers: Any, tmp_path: Path
+) -> None:
+    """A client load of `api/CLAUDE.md.bak` is not one of `api/CLAUDE.md`: names are compared whole, so
+    the fork is sent the file its copied conversation never showed."""
+    nl_api = [call("Bash", command="nl -ba api/users.ts")]
+    call_hook("claude-code", event(project, "old", "SessionStart", source="startup"))
+    assert "api/CLAUDE.md" in answers.sent(
+        call_hook("claude-code", event(project, "old", "PostToolBatch", tool_calls=nl_api))
+    )
+    transcript = Path(_fork_transcript(tmp_path / "new.jsonl", "new", "old", (), str(project)))
+    longer = str(project / "api" / "CLAUDE.md") + ".bak"
+    loaded = {"type": "attachment", "sessionId": "new", "cwd": str(project), "isSidechain": False,
+              "attachment": {"type": "nested_memory", "path": longer, "content": {"content": "old\n"}}}  # fmt: skip
+    with transcript.open("a", encoding="utf-8") as log:
+        log.write(json.dumps(loaded) + "\n")
+    again = call_hook("claude-code", event(project, "new", "PostToolBatch", str(transcript), tool_calls=nl_api))
+    assert "api/CLAUDE.md" in answers.sent(again)
 
 
 def test_a_fork_of_an_unknown_session_starts_afresh(

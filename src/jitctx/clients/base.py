@@ -141,8 +141,10 @@ class Client:
         """The session a new session's conversation was copied from, when the client forks sessions."""
         return None
 
-    def transcript_text(self, transcript: object) -> bytes | None:
-        """The transcript's bytes (bounded), to tell which files a forked conversation holds."""
+    def transcript_names(self, transcript: object) -> frozenset[str] | None:
+        """The names a forked conversation's own records show arriving (real paths the client loaded,
+        `Contents of DISPLAY` of jitctx's proven blocks), to tell which files the fork holds; None when
+        the transcript cannot tell."""
         return None
 
     def mcp_payload(self, fields: dict[str, Any]) -> dict[str, Any]:
@@ -176,6 +178,14 @@ class Client:
 
     def settings_path(self, scope: str, root: str, home: str, environ: Mapping[str, str]) -> Path:
         raise NotImplementedError
+
+    def user_folder(self, home: str, environ: Mapping[str, str]) -> Path | None:
+        """The client's own folder for this user (`~/.claude`, `$CODEX_HOME`), whose presence says the
+        client is used on this machine; None without a user scope. By default, the folder of the user
+        scope's settings file."""
+        if "user" not in self.scopes:
+            return None
+        return self.settings_path("user", "", home, environ).parent
 
     def entries(self, transport: str = "command") -> tuple[HookEntry, ...]:
         raise NotImplementedError

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import os
-import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
@@ -19,6 +17,7 @@ if TYPE_CHECKING:
     from jitctx.clients.base import Follower
     from jitctx.discovery.session import Session
     from jitctx.discovery.store import OpenSession
+    from jitctx.linear_regex import LinearPattern
     from jitctx.telemetry.store import EventStore
 
 
@@ -114,13 +113,13 @@ class EventContext:
         """A fork starts from its parent's state as it is now; the parent may have been sent files after
         the point the conversation was copied from. Only files the fork's transcript shows arriving are
         kept: jitctx's `Contents of PATH` and the host's own loads, which name the absolute path."""
-        text = self.engine.client.transcript_text(self.transcript)
-        if text is None:
+        shown = self.engine.client.transcript_names(self.transcript)
+        if shown is None:
             return  # too large or unreadable to tell: keep what the parent held
         for state in session.channels.values():
             for path, entry in list(state.loaded.items()):
-                names = (f"Contents of {entry.display}", path)
-                if not any(json.dumps(name, ensure_ascii=False)[1:-1].encode() in text for name in names):
+                # Whole names only: `a.md` is not shown by a record of `a.md.bak`.
+                if f"Contents of {entry.display}" not in shown and path not in shown:
                     state.forget(path)
 
     def outgoing(self, loads: tuple[Load, ...] | list[Load], followed: bool | None) -> list[Load]:
@@ -167,14 +166,14 @@ class EventContext:
         self.skipped.extend(load.file.display for load in loads if load not in kept)
         return kept
 
-    def _skip_pattern(self) -> re.Pattern[str] | None:
-        """The config's `[send.AGENT] skip` globs for this client as one regex; None without any."""
+    def _skip_pattern(self) -> LinearPattern | None:
+        """The config's `[send.AGENT] skip` globs for this client as one pattern; None without any."""
         globs = self.project.config.skipped_for(self.engine.client.name)
         if not globs:
             return None
-        from jitctx.scope import compile_scope
+        from jitctx.scope import compile_scope, compiled_scope
 
-        return re.compile(compile_scope(globs))
+        return compiled_scope(compile_scope(globs))
 
     def without_twins(self, session: Session, channel: str, loads: list[Load]) -> list[Load]:
         """`loads` without twins: a file whose body is the text of another file the channel holds (the
@@ -214,6 +213,7 @@ class EventContext:
     # -- telemetry: what jitctx sent; what the host loaded itself arrives through InstructionsLoaded ------
 
     def _append(self, record: dict[str, Any]) -> None:
+        self.engine.settle()  # a record of what is sent: the call is no longer cut short
         if self.twins:
             record["twins"] = dict(self.twins)
             self.twins.clear()

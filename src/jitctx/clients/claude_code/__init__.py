@@ -149,10 +149,10 @@ class ClaudeCode(Client):
 
         return session_drift(session_id, root, host_loaded, home, environ)
 
-    def transcript_text(self, transcript: object) -> bytes | None:
-        from jitctx.clients.claude_code.transcript import transcript_text
+    def transcript_names(self, transcript: object) -> frozenset[str] | None:
+        from jitctx.clients.claude_code.transcript import transcript_names
 
-        return transcript_text(transcript)
+        return transcript_names(transcript)
 
     def after_tool_calls(self, context: Any, calls: Sequence[Mapping[str, Any]]) -> None:
         from jitctx.clients.claude_code.skill_use import record_skill_uses

@@ -8,7 +8,10 @@ The transcript is `<config>/projects/<folder>/<session id>.jsonl`, where <config
 cut and suffixed with a hash when long, or $CLAUDE_CODE_PROJECT_DIR_NAME (2.1.332). Rather than rebuild
 that name, every folder of projects/ is asked for the session's file. The records are read by
 `evidence.sightings`, the hook's own reading, so that the report and the hook never disagree on what a
-record shows. Only a regular file is read, at most DRIFT_BYTES of its end, whole lines only.
+record shows: a hook context counts as jitctx's only when it is one of jitctx's own answers. The blocks
+of an answer are told apart by their headers here (the hook proves each one against its file's current
+text instead, which a report of past versions cannot). Only a regular file is read, at most DRIFT_BYTES
+of its end, whole lines only.
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 
-from jitctx.clients.claude_code.evidence import _body, main_record, real_path, sightings
+from jitctx.clients.claude_code.evidence import _body, is_compaction, main_record, sightings
+from jitctx.clients.evidence_paths import PathResolver
 from jitctx.clients.transcript_drift import (
     CLIENT_ROUTE,
     JITCTX_ROUTE,
@@ -103,7 +107,8 @@ def drift_of_lines(
     partial: bool = False,
 ) -> SessionDrift:
     """The drift shown by these transcript lines, oldest first."""
-    real = (real_path(path) for path in host_loaded if os.path.isabs(path))
+    paths = PathResolver()
+    real = (paths.real(path) for path in host_loaded)
     expected = list(dict.fromkeys(path for path in real if path is not None))
     releases: list[str] = []
     shown: set[str] = set()  # every file the client showed, before a compaction too
@@ -112,6 +117,7 @@ def drift_of_lines(
     # changed files, which count only for instruction files (any file it tracks can change).
     arrivals: dict[tuple[str, str], list[Arrival]] = {}
     changes: list[tuple[str, str, Arrival]] = []
+    answers: set[str] = set()  # what jitctx's own hook printed
     for line in lines:
         record = main_record(line) if line.strip() else None
         if record is None:
@@ -120,20 +126,25 @@ def drift_of_lines(
         release = release if isinstance(release, str) and _RELEASE.fullmatch(release) else None
         if release is not None and release not in releases:
             releases.append(release)
-        if record.get("type") == "system" and record.get("subtype") == "compact_boundary":
+        if is_compaction(record):
             arrivals.clear()  # the conversation after it no longer holds what came before
             changes.clear()
             continue
-        for sighting in sightings(record):
+        for sighting in sightings(record, paths):
+            if sighting.kind == "answer":
+                answers.add(sighting.key)
+                continue
+            if sighting.kind == "context":
+                for header, body in _blocks(sighting.key) if sighting.key in answers else ():
+                    path = block_path(header, root, paths)
+                    if path is not None:
+                        instruction_files.add(path)
+                        text = _body(body).strip()
+                        arrivals.setdefault((path, text), []).append(Arrival(JITCTX_ROUTE, release))
+                continue
             if sighting.kind == "tracked" or not sighting.texts:
                 continue
             text = _body(sighting.texts[0]).strip()
-            if sighting.kind == "block":
-                path = block_path(sighting.key, root)
-                if path is not None:
-                    instruction_files.add(path)
-                    arrivals.setdefault((path, text), []).append(Arrival(JITCTX_ROUTE, release))
-                continue
             shown.add(sighting.key)
             arrival = Arrival(CLIENT_ROUTE, release)
             if sighting.kind == "changed":
@@ -164,7 +175,21 @@ def _files(arrivals: Mapping[tuple[str, str], list[Arrival]]) -> tuple[FileArriv
     return tuple(FileArrivals(path, tuple(versions[path])) for path in sorted(versions))
 
 
-def block_path(header: str, root: str) -> str | None:
+# A block of jitctx's (hook.context.render_block) starts a line.
+_BLOCK_START = re.compile(r"^(?=(?:Updated contents|Contents) of )", re.MULTILINE)
+
+
+def _blocks(text: str) -> list[tuple[str, str]]:
+    """The (header, body) of each block of one of jitctx's answers, told apart by their headers."""
+    found = []
+    for chunk in _BLOCK_START.split(text):
+        header, sep, body = chunk.partition(":\n\n")
+        if sep and "\n" not in header:
+            found.append((header, body.strip()))
+    return found
+
+
+def block_path(header: str, root: str, paths: PathResolver | None = None) -> str | None:
     """The file (real absolute path) a jitctx block's header names: `Contents of DISPLAY (why)`, DISPLAY
     relative to the root or absolute. A DISPLAY holding ` (` is told from the reason by the file that
     exists; None for a header of another shape."""
@@ -174,5 +199,5 @@ def block_path(header: str, root: str) -> str | None:
     cuts = [index for index in range(len(rest)) if rest.startswith(" (", index)]
     if not cuts:
         return None
-    paths = [os.path.join(root, rest[:cut]) for cut in cuts]
-    return real_path(next((path for path in paths if os.path.isfile(path)), paths[0]))
+    found = [os.path.join(root, rest[:cut]) for cut in cuts]
+    return (paths or PathResolver()).real(next((path for path in found if os.path.isfile(path)), found[0]))

@@ -81,12 +81,9 @@ def forked_from(transcript_path: object, session_id: str) -> str | None:
     return None
 
 
-TEXT_MAX_BYTES = 32 * 1024 * 1024
+def transcript_names(transcript_path: object) -> frozenset[str] | None:
+    """What a forked transcript shows arriving, by name (`evidence.names_shown`), for the fork's check of
+    what its copied conversation holds; None when it cannot tell."""
+    from jitctx.clients.claude_code.evidence import names_shown  # evidence reads through `_read`
 
-
-def transcript_text(transcript_path: object) -> bytes | None:
-    """The whole transcript, when it is a regular file of at most TEXT_MAX_BYTES; None otherwise."""
-    read = _read(transcript_path, TEXT_MAX_BYTES + 1, 0)
-    if read is None or len(read[0]) > TEXT_MAX_BYTES:
-        return None
-    return read[0]
+    return names_shown(transcript_path)

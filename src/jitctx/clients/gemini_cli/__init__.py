@@ -49,11 +49,11 @@ class GeminiFollower(Follower):
         return True  # an `@path` is expanded by read_many_files, with the context files above it
 
     def shown_loaded(self, call: Mapping[str, Any]) -> frozenset[str] | None:
-        """The context files Gemini CLI appended to this call's result ("--- Context from: PATH ---");
-        None when the result is not there to read."""
+        """The context files Gemini CLI provably appended to this call's result ("--- Context from:
+        PATH ---", `evidence`); None when the result is not there to read."""
         from jitctx.clients.gemini_cli.evidence import context_files_shown
 
-        return context_files_shown(call.get("tool_response"))
+        return context_files_shown(call)
 
 
 class GeminiCli(Client):

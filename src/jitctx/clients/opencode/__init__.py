@@ -62,19 +62,19 @@ class OpenCodeFollower(Follower):
         return path != cwd and is_inside(path, cwd)
 
     def shown_loaded(self, call: Mapping[str, Any]) -> frozenset[str] | None:
-        """The files OpenCode's read tool says it attached (`metadata.loaded`, handed over by the plugin);
-        None for a call without that list."""
+        """The files OpenCode's read tool says it attached (`metadata.loaded`, a field of its own that the
+        plugin hands over; never the output's text); None for a call without that list. Another tool's
+        result shows no load."""
         response = call.get("tool_response")
         loaded = response.get("loaded") if isinstance(response, dict) else None
         if not isinstance(loaded, list):
             return None
-        import os
+        if call.get("tool_name") != READ_TOOL:
+            return frozenset()
+        from jitctx.clients.evidence_paths import PathResolver
 
-        return frozenset(
-            os.path.realpath(path)
-            for path in loaded
-            if isinstance(path, str) and os.path.isabs(path) and "\0" not in path
-        )
+        paths = PathResolver()
+        return frozenset(real for path in loaded if (real := paths.real(path)) is not None)
 
 
 class OpenCode(Client):
@@ -122,6 +122,11 @@ class OpenCode(Client):
         from jitctx.clients.opencode.hooks import plugin_path
 
         return plugin_path(scope, root, home, environ)
+
+    def user_folder(self, home: str, environ: Mapping[str, str]) -> Path | None:
+        from jitctx.clients.opencode.hooks import config_home
+
+        return config_home(home, environ)
 
     def entries(self, transport: str = "command") -> tuple[HookEntry, ...]:
         from jitctx.clients.opencode.hooks import ENTRIES
