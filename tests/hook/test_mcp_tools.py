@@ -257,3 +257,31 @@ def test_a_hook_answer_past_the_deadline_is_not_counted_as_sent(
     monkeypatch.setattr(mcp_tools, "HOOK_DEADLINE_S", 8.0)
     again = json.loads(tools.hook_event(fields).text)
     assert "src/api/AGENTS.md" in again["hookSpecificOutput"]["additionalContext"]
+
+
+def test_quick_hook_event_answers_what_loads_nothing_and_leaves_the_rest_to_hook_event(
+    example_copy: Path, state: Path
+) -> None:
+    """The server answers these on its event loop, which must never wait for a session: `{}` for an event
+    it cannot take and for a touch the fast lane proves loads nothing (recorded as the engine would);
+    None for anything that may load, which `hook_event` answers on a thread of its own."""
+    for directory in (example_copy, example_copy / "docs"):  # a listing this fresh is not trusted yet
+        os.utime(directory, ns=(10**18, 10**18))
+    tools = McpTools(Project(example_copy), cwd=str(example_copy), state_dir=state, use_git=False)
+    fields = _hook_fields(example_copy, "q", "nl -ba src/api/users.ts")
+    assert tools.quick_hook_event(fields) is None  # the first touch loads src/api/AGENTS.md
+    assert (
+        "src/api/AGENTS.md"
+        in json.loads(tools.hook_event(fields).text)["hookSpecificOutput"]["additionalContext"]
+    )
+    command = json.dumps({"command": "nl -ba docs/guide.md"})  # no rule for it; the root's files are held
+    single = {**fields, "tool_calls": "", "hook_event_name": "PostToolUse", "tool_name": "Bash",
+              "tool_input": command, "tool_use_id": "t2"}  # fmt: skip
+    tools.hook_event(single)
+    quiet = tools.quick_hook_event({**single, "tool_use_id": "t3"})
+    assert quiet is not None and (quiet.document, quiet.text) == ({}, "{}")
+    logs = (state / "events").glob("*.jsonl")
+    records = [json.loads(line) for log in logs for line in log.read_text().splitlines()]
+    assert [r.get("hit") for r in records if r.get("tool_use_id") == "t3"] == [False]  # the miss, recorded
+    outside = tools.quick_hook_event({**fields, "cwd": "/"})
+    assert outside is not None and outside.document == {}

@@ -12,6 +12,7 @@ import threading
 import time
 import traceback
 import uuid
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -23,15 +24,16 @@ from jitctx.paths import is_inside
 from jitctx.reports.loads import load_json
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Sequence
     from pathlib import Path
 
+    from jitctx.clients.base import Client
     from jitctx.model import Discovery, Load, Startup
     from jitctx.project import Project
 
 MAX_PATHS = 1000  # per call; a model asking for more is looping, not working
-# An answer later than this after a hook_event call began is not counted as sent: the mcp_tool hooks
-# install writes time out after 10 s, and the client drops what comes after.
+# An answer written later than this after a hook_event call began is not counted as sent: the mcp_tool
+# hooks install writes time out after 10 s, and the client drops what comes after.
 HOOK_DEADLINE_S = 8.0
 
 
@@ -39,6 +41,10 @@ class ToolAnswer(NamedTuple):
     document: dict[str, Any]  # structured content
     text: str  # what the model reads
     error: bool = False
+
+
+# Hands an answer to the client before the session is saved; raises when it did not arrive.
+Deliver = Callable[[ToolAnswer], None]
 
 
 class ToolSpec(NamedTuple):
@@ -90,6 +96,11 @@ class McpTools:
     calls and restarts (hook sessions live there too, under `claude-code.<id>` / `codex.<id>`, and are
     not shared). Calls without one share a session held in memory for the server's lifetime; the first
     such call's cwd is its startup cwd.
+
+    A file counts as sent once its answer reached the client. A transport passes `deliver`, which the
+    tools call with the answer while the session is still held, before it is saved: when `deliver`
+    raises (the client went away, the answer could not be written), the session stays as it was, and
+    the next call of the session sends the files again. Without `deliver`, returning is delivering.
     """
 
     def __init__(
@@ -112,15 +123,19 @@ class McpTools:
         # Without a session_id, calls share one session for the server's lifetime.
         self._memory: Session | None = None
         self._memory_id = f"mcp-{uuid.uuid4().hex[:12]}"
-        # Sync tools may run on worker threads (SDK 2.x); sessions are not thread-safe.
+        # The server runs each call on a thread of its own; sessions are not thread-safe.
         self._lock = threading.Lock()
 
     # -- the tools ------------------------------------------------------------------------------------
 
     def context_for_paths(
-        self, paths: Sequence[str], cwd: str | None = None, session_id: str | None = None
+        self,
+        paths: Sequence[str],
+        cwd: str | None = None,
+        session_id: str | None = None,
+        deliver: Deliver | None = None,
     ) -> ToolAnswer:
-        return guarded(lambda: self._context_for_paths(paths, cwd, session_id))
+        return guarded(lambda: self._context_for_paths(paths, cwd, session_id, deliver))
 
     def explain(self, path: str, cwd: str | None = None) -> ToolAnswer:
         return guarded(lambda: self._explain(path, cwd))
@@ -128,20 +143,65 @@ class McpTools:
     def stats(self, session: str | None = None, since: str | None = None) -> ToolAnswer:
         return guarded(lambda: self._stats(session, since))
 
-    def hook_event(self, fields: dict[str, Any]) -> ToolAnswer:
+    def hook_event(self, fields: dict[str, Any], deliver: Deliver | None = None) -> ToolAnswer:
         """A client's hook event, answered in this process through the one hook pipeline: the hook JSON
         as the text (the client parses the tool's text as a hook's output), `{}` on any problem, which
         goes to the hook log."""
+        from jitctx.hook.pipeline import respond
+
+        read = self._hook_input(fields)
+        if isinstance(read, ToolAnswer):
+            return read
+        client, raw = read
+        started = time.monotonic()
+
+        def hand_over(answer: dict[str, Any]) -> None:
+            # Called before the session is saved (hook.pipeline): an answer that did not reach the client,
+            # or reached it past the hook's timeout (the client has dropped the call), leaves nothing
+            # counted as sent, and the next event sends it again.
+            if deliver is not None:
+                deliver(_hook_answer(answer))
+            if time.monotonic() - started > HOOK_DEADLINE_S:
+                raise TimeoutError("the mcp_tool hook's timeout passed before the answer was written")
+
+        # Sessions on disk are locked per file; this keeps one event at a time here.
+        with self._lock:
+            answer = respond(
+                client, raw, state_dir=str(self.state_dir), home=self.home, use_git=self.use_git,
+                deliver=hand_over, origin_pid=os.getppid(),  # the client started this server
+            )  # fmt: skip
+        return _hook_answer(answer)
+
+    def quick_hook_event(self, fields: dict[str, Any]) -> ToolAnswer | None:
+        """`hook_event`'s answer when it is `{}` whatever the session holds: an event it cannot take, or
+        one the pipeline's fast lane proves loads nothing (its record written); None: `hook_event`
+        answers. For a transport that must not wait for a session where it runs: nothing here does. The
+        fast lane runs under an alarm, so only on the main thread; elsewhere it leaves the event alone."""
+        from jitctx.hook import MAX_INPUT
+        from jitctx.hook.fast_lane import try_quick
+
+        read = self._hook_input(fields)
+        if isinstance(read, ToolAnswer):
+            return read
+        client, raw = read
+        try:
+            answered = len(raw) <= MAX_INPUT and try_quick(client, raw, str(self.state_dir))
+        except Exception:  # as in the pipeline: an optimisation; hook_event answers, and logs what is wrong
+            return None
+        return _hook_answer({}) if answered else None
+
+    def _hook_input(self, fields: dict[str, Any]) -> tuple[Client, bytes] | ToolAnswer:
+        """The client and the raw event of a hook_event call, or the `{}` answer of one it cannot take
+        (logged)."""
         from jitctx.clients import all_clients
         from jitctx.hook.log import log_problem
-        from jitctx.hook.pipeline import respond
 
         client = all_clients.mcp_hook_client()
         try:
             payload = client.mcp_payload(fields)
         except ValueError as exc:
             log_problem(self.state_dir, client.name, f"mcp hook_event: {exc}")
-            return ToolAnswer({}, "{}")
+            return _hook_answer({})
         cwd = payload.get("cwd")
         if not isinstance(cwd, str) or not is_inside(os.path.realpath(cwd), self.project.root):
             # The model can call this tool too: it answers for this server's project only, as every
@@ -149,28 +209,14 @@ class McpTools:
             log_problem(
                 self.state_dir, client.name, f"mcp hook_event: cwd {cwd!r} is outside {self.project.root}"
             )
-            return ToolAnswer({}, "{}")
-        raw = json.dumps(payload).encode("utf-8", "surrogatepass")
-        started = time.monotonic()
-
-        def deliver(answer: dict[str, Any]) -> None:
-            # Called before the session is saved (hook.pipeline): past the hook's timeout the client has
-            # dropped the call, so nothing may count as sent, and the next event sends it again.
-            if time.monotonic() - started > HOOK_DEADLINE_S:
-                raise TimeoutError("the mcp_tool hook's timeout passed before the answer was ready")
-
-        # Sessions on disk are locked per file; this keeps one event at a time here. The pipeline's fast
-        # lane needs the main thread for its alarm: the SDK runs this tool there.
-        with self._lock:
-            answer = respond(
-                client, raw, state_dir=str(self.state_dir), home=self.home, use_git=self.use_git,
-                deliver=deliver, origin_pid=os.getppid(),  # the client started this server
-            )  # fmt: skip
-        return ToolAnswer(answer, json.dumps(answer, ensure_ascii=False))
+            return _hook_answer({})
+        return client, json.dumps(payload).encode("utf-8", "surrogatepass")
 
     # -- implementations ------------------------------------------------------------------------------
 
-    def _context_for_paths(self, paths: Sequence[str], cwd: str | None, session_id: str | None) -> ToolAnswer:
+    def _context_for_paths(
+        self, paths: Sequence[str], cwd: str | None, session_id: str | None, deliver: Deliver | None
+    ) -> ToolAnswer:
         if isinstance(paths, str) or not all(isinstance(p, str) for p in paths):
             raise UsageError("paths must be a list of strings")
         if not paths:
@@ -180,14 +226,35 @@ class McpTools:
         base = self._cwd(cwd)
         with self._lock:
             if session_id is None:
-                if self._memory is None:
-                    self._memory = Session(
-                        self.project, cwd=base, session_id=self._memory_id, use_git=self.use_git
-                    )
-                return self._touch(self._memory, paths, base, [])
+                return self._touch_memory(paths, base, deliver)
             check_text(session_id, "session_id")
             with self.store.open(self.project, session_id, cwd=base, use_git=self.use_git) as opened:
-                return self._touch(opened.session, paths, base, opened.warnings)
+                answer = self._touch(opened.session, paths, base, opened.warnings)
+                if deliver is not None:
+                    deliver(answer)  # raising ends the block in error: the session is not saved
+                return answer
+
+    def _touch_memory(self, paths: Sequence[str], base: str, deliver: Deliver | None) -> ToolAnswer:
+        """`_touch` on the session without an id; one whose answer was not delivered goes back to what it
+        held before (its scanned directories are looked at again)."""
+        session = self._memory
+        if session is None:
+            session = Session(self.project, cwd=base, session_id=self._memory_id, use_git=self.use_git)
+        before = session.to_state() if deliver is not None and session.started else None
+        answer = self._touch(session, paths, base, [])
+        if deliver is not None:
+            try:
+                deliver(answer)
+            except BaseException:
+                self._memory = None
+                if before is not None:
+                    self._memory = Session(
+                        self.project, cwd=session.cwd, session_id=self._memory_id, use_git=self.use_git
+                    )
+                    self._memory.restore(before)
+                raise
+        self._memory = session
+        return answer
 
     def _touch(self, session: Session, paths: Sequence[str], base: str, warnings: list[str]) -> ToolAnswer:
         loads: list[Load] = []
@@ -291,6 +358,10 @@ class McpTools:
                 agent=self.project.profile.name,
             )
             self.events.append(event)
+
+
+def _hook_answer(answer: dict[str, Any]) -> ToolAnswer:
+    return ToolAnswer(answer, json.dumps(answer, ensure_ascii=False))
 
 
 def _file_json(load: Load, described: dict[str, Any]) -> dict[str, Any]:

@@ -15,26 +15,49 @@ rules, so every doubt resolves to "not reported":
 * after a `cd` whose destination is unknown, relative targets are dropped (absolute ones stay).
 
 Here-document bodies are data and never looked at.
+
+What one command yields is bounded, so that a generated command cannot make the hook slow (each path
+costs the hook a discovery, each token of the command a little reading):
+
+* of the paths it reads and of those it writes, the first `MAX_PATHS` of each are taken, in order: a
+  rule one of those paths brings comes as it would without the cap; a path past it brings nothing from
+  this call (its rules come with the next call that touches it);
+* a script is read up to `lexer.MAX_TOKENS` tokens; the simple command the bound cuts and everything
+  after it report nothing (its missing last words could change what the first ones mean).
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from jitctx.touched.commands import KEYWORDS, program_targets, resolve_program, shell_script
-from jitctx.touched.lexer import Op, Token, Unterminated, Word, tokenize
+from jitctx.touched.lexer import CUT, Op, Token, Unterminated, Word, tokenize
 from jitctx.touched.reads import program_reads
+
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs the hook milliseconds
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from jitctx.light_tuple import NamedTuple
+
+# Paths read, and paths written, taken from one command: as many as one MCP call may name. A command
+# naming more is generated, not written by an agent at work.
+MAX_PATHS = 1000
 
 _WRITE_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>"})
 _READ_REDIRECTS = frozenset({"<", "<&", "<<<", "<>", "<<", "<<-"})
 _PIPES = frozenset({"|", "|&"})
 _FD_WORD = re.compile(r"\d+-?|-")
-_NEVER_IN_TARGET = frozenset("$`*?[]\x00")
+_NEVER_IN_TARGET = re.compile(r"[$`*?\[\]\x00]")
 _NOT_PROJECT_FILES = ("/dev",)
+_NOT_PROJECT_PREFIXES = tuple(f"{d}/" for d in _NOT_PROJECT_FILES)
 # `bash -c 'bash -c "..."'` is followed this deep; deeper scripts report nothing.
 MAX_NESTING = 3
+# PATH_MAX: a longer name is no file (the system refuses it), and a directory named longer is taken as
+# unknown (a script of a million `cd a` would otherwise cost time quadratic in its length).
+_PATH_MAX = 4096
 
 
 def write_targets(command: str) -> tuple[str, ...]:
@@ -45,7 +68,7 @@ def write_targets(command: str) -> tuple[str, ...]:
     >>> write_targets("rm src/ui/Old.tsx")
     ()
     """
-    return _unique(path for path, writes in _targets(command) if writes)
+    return _targets(command).written
 
 
 def read_targets(command: str) -> tuple[str, ...]:
@@ -56,28 +79,39 @@ def read_targets(command: str) -> tuple[str, ...]:
     >>> read_targets("rg -n TODO")
     ()
     """
-    return _unique(path for path, writes in _targets(command) if not writes)
+    return _targets(command).read
 
 
 def shell_targets(command: str) -> tuple[str, ...]:
     """Every path `command` certainly reads or writes, in order of appearance, each once."""
-    return _unique(path for path, _ in _targets(command))
+    return _targets(command).touched
 
 
 def touched_and_written(command: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """`shell_targets` and `write_targets` of `command`, from one reading of it."""
-    pairs = _targets(command)
-    return _unique(path for path, _ in pairs), _unique(path for path, writes in pairs if writes)
+    targets = _targets(command)
+    return targets.touched, targets.written
 
 
-def _unique(paths: Iterable[str]) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(paths))
+class _Targets(NamedTuple):
+    """The paths of one command, each once, in order: read and written (the first MAX_PATHS of each),
+    and both together."""
+
+    read: tuple[str, ...]
+    written: tuple[str, ...]
+    touched: tuple[str, ...]
 
 
-def _targets(command: str) -> list[tuple[str, bool]]:
-    if not isinstance(command, str):
-        return []
-    return _script_targets(command, depth=0)
+def _targets(command: str) -> _Targets:
+    read: dict[str, None] = {}
+    written: dict[str, None] = {}
+    touched: dict[str, None] = {}
+    pairs = _script_targets(command, depth=0) if isinstance(command, str) else []
+    for path, writes in pairs:
+        kept = written if writes else read
+        if path not in kept and len(kept) < MAX_PATHS:
+            kept[path] = touched[path] = None
+    return _Targets(tuple(read), tuple(written), tuple(touched))
 
 
 def _script_targets(script: str, depth: int) -> list[tuple[str, bool]]:
@@ -102,6 +136,8 @@ def _script_targets(script: str, depth: int) -> list[tuple[str, bool]]:
                 continue
             words.append(token)
             continue
+        if token is CUT:
+            break  # the command in progress lost its end (see the module's docstring)
         if token.text in _WRITE_REDIRECTS or token.text in _READ_REDIRECTS or token.text == ">&":
             target = tokens[k] if k < len(tokens) else None
             if isinstance(target, Word):
@@ -110,6 +146,13 @@ def _script_targets(script: str, depth: int) -> list[tuple[str, bool]]:
                     writes.append(target)
             continue
         # Any other operator ends the current simple command.
+        if not words and not writes:  # none at all (`;;`, a `(`, a blank line): nothing to read
+            if token.text == "(":
+                outer.append(cwd)
+            elif token.text == ")" and outer:
+                cwd = outer.pop()
+            before = token.text
+            continue
         program = resolve_program(words)
         tagged = [
             *((w, False) for w in program_reads(program)),
@@ -160,13 +203,14 @@ def _placed(word: Word, cwd: str | None) -> str | None:
     path = word.text
     if not word.exact or not path or path == "-":  # `-` is stdin/stdout, not a file
         return None
-    if not posixpath.isabs(path):
+    if path[0] != "/":
         if cwd is None:
             return None
-        path = posixpath.join(cwd, path)
-    if any(c in _NEVER_IN_TARGET for c in path):
+        if cwd:  # as posixpath.join, without its cost on every word of a long command
+            path = f"{cwd}{path}" if cwd[-1] == "/" else f"{cwd}/{path}"
+    if len(path) > _PATH_MAX or _NEVER_IN_TARGET.search(path) is not None:
         return None
-    if any(path == d or path.startswith(d + "/") for d in _NOT_PROJECT_FILES):
+    if path in _NOT_PROJECT_FILES or path.startswith(_NOT_PROJECT_PREFIXES):
         return None
     return path
 
@@ -183,8 +227,8 @@ def _after_cd(program: tuple[str, Sequence[Word]] | None, cwd: str | None) -> st
     if len(operands) != 1 or not operands[0].exact or operands[0].text in ("", "-"):
         return None  # `cd`, `cd -`, `cd $DIR`: somewhere we cannot name
     destination = operands[0].text
-    if posixpath.isabs(destination):
-        return destination
-    if cwd is None:
-        return None
-    return posixpath.join(cwd, destination)
+    if not posixpath.isabs(destination):
+        if cwd is None:
+            return None
+        destination = posixpath.join(cwd, destination)
+    return destination if len(destination) <= _PATH_MAX else None

@@ -10,6 +10,11 @@
 
 So the lexer is hand-written, and every construct it does not model with certainty (parameter and
 command substitution, globs, braces, tildes) marks the word as not `exact` instead of guessing.
+
+It runs on every shell call an agent makes, whatever the command holds, so its cost is linear in the
+length of the command, with runs of plain text (words, quoted strings, blanks) taken whole by a regex
+rather than one character at a time, and bounded: a script is read up to `MAX_TOKENS` tokens (see
+`tokenize`).
 """
 
 from __future__ import annotations
@@ -49,6 +54,13 @@ class Unterminated(ValueError):
     """An unclosed quote or substitution: bash would refuse to run the command at all."""
 
 
+# Tokens read from one script. A command naming 10,000 paths has about 10,000; this many is no agent's
+# command but a generated one, and reading it whole would cost the hook seconds.
+MAX_TOKENS = 50_000
+# What `tokenize` ends with when it stopped at MAX_TOKENS: the rest of the script was not read.
+CUT = Op("")
+
+
 # Longest first, so `&>>` wins over `&>` and `&`.
 OPERATORS = (
     "&>>", "<<-", "<<<", ";;&",
@@ -63,17 +75,37 @@ _FD_PREFIX = re.compile(r"\d+(?=[<>])")
 _PATTERN_CHARS = frozenset("*?[]{}")
 # A run of characters that stand for themselves in a word: read at once instead of one by one.
 _PLAIN_RUN = re.compile(r"[^ \t\r\n<>&|;()\\'\"$`*?\[\]{}~]+")
+# A whole word of such characters (`~` only past its start), ended by a blank or an operator other than
+# `(`: the common word, taken in one match. Anything else goes through `read_word`.
+_PLAIN_WORD = re.compile(
+    r"[^ \t\r\n<>&|;()\\'\"$`*?\[\]{}~]"  # not `~` first: that one is the home directory
+    r"[^ \t\r\n<>&|;()\\'\"$`*?\[\]{}]*"
+    r"(?=[ \t\r\n<>&|;)]|\Z)"
+)
+_BLANKS = re.compile(r"[ \t\r]*")
+_BLANK_LINES = re.compile(r"[ \t\r\n]*")  # after a newline: more of them end no further command
+_DOUBLE_QUOTED_RUN = re.compile(r'[^"\\$`]+')
+_NAME_REST = re.compile(r"\w*")  # the rest of `$name` (what `str.isalnum` or `_` accepts)
+_SIMPLE_EXPANSIONS = re.compile(r"(?:\$(?![({'])\w*)+")  # `$name$1$?...`, taken as `_skip_expansion` does
+_PARENS = re.compile(r"\(+|\)+")
 
 
 def tokenize(script: str) -> list[Token]:
-    """Tokens of `script`, here-document bodies removed; raises `Unterminated` like bash would."""
+    """Tokens of `script`, here-document bodies removed; raises `Unterminated` like bash would.
+
+    After `MAX_TOKENS` tokens the rest is not read, and the tokens end with `CUT`: the command then in
+    progress may lack its last words (a destination, an option that changes the others), so a reader
+    must drop it, and whatever followed it is unknown."""
     tokens: list[Token] = []
     pending: list[tuple[str, bool]] = []  # here-documents whose bodies start after the next newline
     i, n = 0, len(script)
     while i < n:
+        if len(tokens) >= MAX_TOKENS:
+            tokens.append(CUT)
+            break
         c = script[i]
         if c in " \t\r":
-            i += 1
+            i = _BLANKS.match(script, i + 1).end()  # type: ignore[union-attr]  # `*` always matches
         elif c == "\\" and script.startswith("\\\n", i):
             i += 2
         elif c == "#":
@@ -85,6 +117,7 @@ def tokenize(script: str) -> list[Token]:
             for delimiter, strip_tabs in pending:
                 i = _skip_heredoc_body(script, i, delimiter, strip_tabs)
             pending.clear()
+            i = _BLANK_LINES.match(script, i).end()  # type: ignore[union-attr]
         elif script.startswith("((", i):
             # An arithmetic command: `>` and `<` inside compare numbers, they redirect nothing.
             end = _skip_arithmetic(script, i + 2)
@@ -105,6 +138,9 @@ def tokenize(script: str) -> list[Token]:
             op = _operator_at(script, i)
             tokens.append(Op(op, fd.group()))
             i += len(op)
+        elif (plain := _PLAIN_WORD.match(script, i)) is not None:
+            tokens.append(Word(plain.group(), True))
+            i = plain.end()
         else:
             word, i = read_word(script, i)
             tokens.append(word)
@@ -144,7 +180,8 @@ def read_word(s: str, i: int) -> tuple[Word, int]:
             parts.append(text)
             exact = exact and literal
         elif c == "$" or c == "`":
-            end = _skip_expansion(s, i)
+            simple = _SIMPLE_EXPANSIONS.match(s, i)
+            end = simple.end() if simple is not None else _skip_expansion(s, i)
             parts.append(s[i:end])
             exact = False
             may_split = True
@@ -170,18 +207,23 @@ def _read_double_quoted(s: str, i: int) -> tuple[str, int, bool]:
         c = s[i]
         if c == '"':
             return "".join(parts), i + 1, literal
-        if c == "\\" and i + 1 < n and s[i + 1] in '$`"\\\n':
-            if s[i + 1] != "\n":
-                parts.append(s[i + 1])
-            i += 2
+        if c == "\\":
+            if i + 1 < n and s[i + 1] in '$`"\\\n':
+                if s[i + 1] != "\n":
+                    parts.append(s[i + 1])
+                i += 2
+            else:
+                parts.append(c)
+                i += 1
         elif c == "$" or c == "`":
             end = _skip_expansion(s, i)
             parts.append(s[i:end])
             literal = False
             i = end
         else:
-            parts.append(c)
-            i += 1
+            end = _DOUBLE_QUOTED_RUN.match(s, i).end()  # type: ignore[union-attr]  # `c` starts a run
+            parts.append(s[i:end])
+            i = end
     raise Unterminated("unclosed double quote")
 
 
@@ -201,10 +243,7 @@ def _skip_expansion(s: str, i: int) -> int:
         stack, i = ["`"], i + 1
     else:
         # `$name`, `$1`, `$?`...: the variable is unknown either way, so its extent need not be exact.
-        i += 1
-        while i < n and (s[i].isalnum() or s[i] == "_"):
-            i += 1
-        return i
+        return _NAME_REST.match(s, i + 1).end()  # type: ignore[union-attr]  # `*` always matches
     while i < n:
         c, top = s[i], stack[-1]
         if c == "\\" and top != "'":  # inside plain single quotes a backslash is literal
@@ -242,11 +281,14 @@ def _skip_expansion(s: str, i: int) -> int:
 def _skip_arithmetic(s: str, i: int) -> int:
     """Index after the `))` closing an arithmetic command whose body starts at `i`."""
     depth = 2
-    while i < len(s):
-        depth += {"(": 1, ")": -1}.get(s[i], 0)
-        i += 1
-        if depth == 0:
-            return i
+    for run in _PARENS.finditer(s, i):  # a run of one parenthesis at a time, not each character
+        width = run.end() - run.start()
+        if s[run.start()] == "(":
+            depth += width
+        elif width >= depth:
+            return run.start() + depth
+        else:
+            depth -= width
     raise Unterminated("unclosed arithmetic command")
 
 

@@ -10,20 +10,54 @@ import { spawn } from "node:child_process";
 
 const COMMAND = __JITCTX_COMMAND__;
 const TIMEOUT_MS = 10000;
+// Once the hook has exited, all it wrote is in the pipe: reading it takes milliseconds, this at most.
+const AFTER_EXIT_MS = 1000;
 const MAX_ANSWER = 4 * 1024 * 1024;
 
 // The answer's additionalContext, or "" when there is none or anything went wrong.
+//
+// The answer is what the hook wrote before it exited. A process the hook started may have inherited its
+// stdout and hold the pipe open long after (a daemon it launched): the end of the pipe ("close") would
+// then come late or never, so the answer is taken once the hook itself has exited ("exit") and its
+// output is one whole JSON document. Output still arriving is waited for (up to AFTER_EXIT_MS); output
+// that is not one JSON document by then, or by the end of the pipe, is no answer.
 function ask(payload, cwd) {
   return new Promise((resolve) => {
     let done = false;
+    let exited = false;
+    let ended = false;
     let chunks = [];
     let size = 0;
     let child;
+    let grace;
     const finish = (text) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
+      clearTimeout(grace);
+      try {
+        child?.stdout?.destroy(); // stop reading a pipe that something else may still hold
+      } catch {}
       resolve(text);
+    };
+    // Once the hook exited: its answer when the output is one whole JSON document; "" when it cannot
+    // become one any more (`final`: nothing more will arrive); otherwise wait for the rest.
+    const settle = (final) => {
+      if (!exited) return;
+      const text = Buffer.concat(chunks).toString("utf8");
+      if (!text.trim()) {
+        if (final) finish("");
+        return;
+      }
+      let answer;
+      try {
+        answer = JSON.parse(text);
+      } catch {
+        if (final) finish(""); // a partial document parses as none: only the whole one is taken
+        return;
+      }
+      const context = answer?.hookSpecificOutput?.additionalContext;
+      finish(typeof context === "string" ? context : "");
     };
     const timer = setTimeout(() => {
       try {
@@ -46,17 +80,20 @@ function ask(payload, cwd) {
           return;
         }
         chunks.push(chunk);
+        settle(false);
       });
-      child.on("close", (code) => {
-        if (code !== 0) return finish("");
-        try {
-          const answer = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}");
-          const text = answer?.hookSpecificOutput?.additionalContext;
-          finish(typeof text === "string" ? text : "");
-        } catch {
-          finish("");
-        }
+      child.stdout.on("error", () => {});
+      child.stdout.on("end", () => {
+        ended = true;
+        settle(true);
       });
+      child.on("exit", (code) => {
+        if (code !== 0) return finish(""); // failed, or killed by a signal (code null)
+        exited = true;
+        grace = setTimeout(() => settle(true), AFTER_EXIT_MS);
+        settle(ended);
+      });
+      child.on("close", () => settle(true));
       child.stdin.on("error", () => {});
       child.stdin.end(input);
     } catch {
