@@ -55,7 +55,7 @@ def test_a_venv_path_in_the_committed_file_is_a_warning_with_the_fix(
     assert check["status"] == "warn"
     assert "committed" in check["detail"] and "inside a virtualenv" in check["detail"]
     assert check["fix"].startswith(f"jitctx install {agent} --scope project")
-    assert "pipx install jitctx" in check["fix"]
+    assert "pipx install DIR-OR-WHEEL" in check["fix"]
 
 
 def test_the_portable_command_passes(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -87,7 +87,7 @@ def test_a_committed_command_this_shell_finds_only_in_a_virtualenv_is_fixed_by_i
     capsys.readouterr()
     [check] = checks(capsys, "claude-code", "command (project)")
     # install would write the same portable command again: the fix is a jitctx every shell finds
-    assert check["status"] == "warn" and check["fix"].startswith("pipx install jitctx")
+    assert check["status"] == "warn" and check["fix"].startswith("pipx install DIR-OR-WHEEL")
 
 
 def test_what_counts_as_a_path_of_this_machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

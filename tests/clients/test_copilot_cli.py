@@ -14,6 +14,7 @@ import pytest
 from jitctx.cli.main import main
 from jitctx.clients import all_clients
 from jitctx.clients.event import PROMPT, START, TOOLS, HookError
+from jitctx.clients.settings_file import unguard
 from jitctx.hook.pipeline import respond
 from jitctx.touched import affected_paths
 
@@ -253,7 +254,7 @@ def test_install_writes_the_repository_settings_and_uninstall_takes_them_away(
     for groups in settings["hooks"].values():
         [group] = groups
         [handler] = group["hooks"]
-        assert handler["type"] == "command" and handler["command"].endswith("hook copilot-cli")
+        assert handler["type"] == "command" and unguard(handler["command"]).endswith("hook copilot-cli")
         assert handler["timeout"] == 30  # seconds
     assert main(["uninstall", "copilot-cli", "--root", str(root)]) == 0
     assert not (root / ".github/copilot").exists()  # jitctx made the file and its folder

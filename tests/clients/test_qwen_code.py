@@ -14,6 +14,7 @@ import pytest
 from jitctx.cli.main import main
 from jitctx.clients import all_clients
 from jitctx.clients.event import HOST_LOAD, PROMPT, START, TOOLS, HookError
+from jitctx.clients.settings_file import unguard
 from jitctx.hook.pipeline import respond
 
 QWEN = all_clients.get("qwen-code")
@@ -223,7 +224,7 @@ def test_install_and_uninstall_in_both_scopes(
         and "run_shell_command" in post["matcher"]
     )
     handler = post["hooks"][0]
-    assert handler["timeout"] == 10 and handler["command"].endswith("hook qwen-code")  # seconds
+    assert handler["timeout"] == 10 and unguard(handler["command"]).endswith("hook qwen-code")  # seconds
     assert main(["install", "qwen-code", "--scope", "user", "--root", str(root)]) == 0
     assert "folder trust" in capsys.readouterr().err.lower()  # the install note names the trust step
     user = json.loads((home / ".qwen/settings.json").read_text())

@@ -5,7 +5,6 @@ model received (`Outcome`)."""
 from __future__ import annotations
 
 import json
-import shlex
 import shutil
 import subprocess
 import sys
@@ -14,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from jitctx.clients.checks import command_program
 from tests.conftest import git_init, write_tree
 from tests.e2e import clients as cl
 from tests.e2e.evidence import deliveries, summary
@@ -88,8 +88,9 @@ def build_project(
     done = jitctx(env, "install", agent, "--scope", "project", "--root", str(root), "--json", *install)
     assert done.returncode == 0, f"jitctx install {agent} failed:\n{done.stderr}"
     installed = json.loads(done.stdout)
-    # The command written must run this checkout's jitctx: `jitctx` on the clients' PATH is the venv's.
-    program = shlex.split(installed["command"])[0]
+    # The command written must run this checkout's jitctx: `jitctx` on the clients' PATH is the venv's
+    # (the program the committed command guards, there).
+    program = command_program(installed["command"]) or ""
     resolved = shutil.which(program, path=env["PATH"])
     assert resolved is not None and Path(resolved).parent == cl.VENV_BIN, (
         f"the hook command {installed['command']!r} does not run {cl.VENV_BIN}'s jitctx (found {resolved})"

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from jitctx.cli.main import main
+from jitctx.clients.settings_file import guard
 
 
 @pytest.fixture
@@ -76,7 +77,7 @@ def test_a_jitctx_outside_the_virtualenv_stays_plain(
         fake_jitctx(tmp_path / "venv" / "bin-unused")
         monkeypatch.setenv("VIRTUAL_ENV", str(tmp_path / "venv"))
     monkeypatch.setenv("PATH", str(tmp_path / "usr-local-bin"))
-    assert install_json(capsys, "install", "claude-code")["command"] == "jitctx hook claude-code"
+    assert install_json(capsys, "install", "claude-code")["command"] == guard("jitctx hook claude-code")
 
 
 def test_uninstall_deletes_the_file_and_folder_install_created(

@@ -13,6 +13,7 @@ import pytest
 
 from jitctx.cli.main import main
 from jitctx.clients.claude_code import hooks as claude_code
+from jitctx.clients.settings_file import guard, is_guarded, unguard
 
 UNRELATED = {
     "$schema": "https://json.schemastore.org/claude-code-settings.json",
@@ -58,7 +59,8 @@ def test_install_creates_the_file_then_changes_nothing(
     code, doc, _ = run(capsys, "install", "claude-code", "--json")
     assert code == 0 and isinstance(doc, dict)
     assert doc["changed"] and doc["written"] and doc["backup"] is None  # nothing to back up
-    assert doc["settings_path"] == str(settings_of(project)) and doc["command"] == "jitctx hook claude-code"
+    assert doc["settings_path"] == str(settings_of(project))
+    assert doc["command"] == guard("jitctx hook claude-code")
     data = json.loads(settings_of(project).read_text())
     assert list(data["hooks"]) == [entry.event for entry in claude_code.ENTRIES]
     first = settings_of(project).read_bytes()
@@ -178,7 +180,7 @@ def test_the_installed_command_answers_a_hook(
     written = settings_of(project) if on_path else project / ".claude" / "settings.local.json"
     settings = json.loads(written.read_text())
     command = settings["hooks"]["SessionStart"][0]["hooks"][0]["command"]
-    assert command.startswith("jitctx ") is on_path
+    assert unguard(command).startswith("jitctx ") is on_path and is_guarded(command) is on_path
     (project / "AGENTS.md").write_text("# guide\n")
     (project / "CLAUDE.md").write_text("# claude\n")  # Claude Code reads CLAUDE.md here, not AGENTS.md
     event = {"session_id": "i", "cwd": str(project), "hook_event_name": "SessionStart", "source": "startup"}

@@ -18,7 +18,11 @@ Checks, for Claude Code and Codex:
   hooks        jitctx's hook entries in each settings file the client reads (project, local, user),
                every event `jitctx install` writes; Claude Code settings that switch hooks off
                (disableAllHooks) and Codex's features.hooks = false are problems too
-  command      the hook command's program exists (an absolute path) or is on PATH
+  command      the hook command's program exists (an absolute path) or is on PATH; where jitctx is
+               not on PATH, the committed command answers {} and the agent runs without jitctx's
+               context (a warning), while the bare `jitctx hook AGENT` of older installs fails
+  portable     the committed command names no path of this machine and answers where jitctx is not
+               installed (`jitctx install AGENT` rewrites an older one)
   trust        Codex only: the hooks are trusted (Codex records that in config.toml under
                [hooks.state."<hooks.json>:<event>:<group>:<handler>"]; trust them with /hooks in Codex),
                and the project folder is trusted (Codex ignores .codex/ in a folder it does not trust)
@@ -31,6 +35,8 @@ and for jitctx itself: the state dir is a directory of yours, 0700 and writable,
   drift        per client release, from the transcripts of the last 7 days (20 sessions at most):
                files that reached the model twice, or that jitctx counted as loaded by the client
                and never arrived (a warning; `jitctx stats --drift` lists them)
+  links        a symbolic link in the project that leads to an instruction file outside it: jitctx
+               does not read that file, a client that follows links loads it (`jitctx lint` lists each)
 
 Exit 0 when nothing is wrong, 1 when a check found a problem, 2 on a usage error. Warnings (a folder
 Codex never asked about, hooks in two scopes) do not change the exit code.
@@ -76,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
                 f"jitctx install {first}   (or: {', '.join(f'jitctx install {o}' for o in others)})",
             )
         )
+    checks.append(_links_check(root))
     state = state_dir(args)
     from jitctx.clients.checks import hook_log_check, state_dir_check
 
@@ -100,6 +107,33 @@ def _root(root_arg: str | None) -> str:
     from jitctx.profiles import ROOT_MARKERS
 
     return find_root(os.getcwd(), ROOT_MARKERS)
+
+
+def _links_check(root: str) -> Check:
+    """Instruction files outside the project that links in it lead to: jitctx never reads them, a client
+    that follows links loads them as the project's (`lint` lists each, as a finding)."""
+    from jitctx.govern.lint_links import InstructionPaths, linked_instruction_files
+    from jitctx.govern.repo_files import list_repo_files
+    from jitctx.profiles import PROFILES, ROOT_MARKERS
+
+    name = "links"
+    if not any(os.path.exists(os.path.join(root, marker)) for marker in ROOT_MARKERS):
+        return Check("jitctx", name, SKIP, f"{root} is not a project (no {' or '.join(ROOT_MARKERS)})")
+    every_agent = InstructionPaths(PROFILES.values())  # whichever client the project is opened in
+    linked = linked_instruction_files(root, list_repo_files(root).paths, every_agent)
+    if not linked:
+        return Check("jitctx", name, OK, "no link in the project leads to an instruction file outside it")
+    shown = "; ".join(f"{item.file} (-> {item.target})" for item in linked[:3])
+    more = f"; and {len(linked) - 3} more" if len(linked) > 3 else ""
+    return Check(
+        "jitctx",
+        name,
+        WARN,
+        f"links in the project lead to instruction files outside it: {shown}{more}. jitctx does not read "
+        "them; a client that follows links loads them as the project's",
+        "copy what applies into the project and remove the links, or point them inside it "
+        "(jitctx lint lists each file)",
+    )
 
 
 def _drift_checks(state: Path, home: str | None) -> list[Check]:

@@ -1,4 +1,5 @@
-"""`jitctx install|uninstall CLIENT`: add or remove jitctx's hooks in a client's settings file.
+"""`jitctx install|uninstall CLIENT`: add or remove jitctx's hooks in a client's settings file; without
+CLIENT, in every client found on this machine (uninstall: every client), one failing leaving the others.
 
 Both commands use this module; `configure` tells them apart by the parser's name. The help is in
 `install_help`, the read-change-write of one file in `install_rewrite`, the MCP server entry in
@@ -18,10 +19,17 @@ from typing import TYPE_CHECKING, Any
 
 from jitctx.cli.common import add_json, add_root, print_json, table
 from jitctx.cli.state import add_state_dir, state_dir
-from jitctx.clients.doctor_kit import COMMITTED_SCOPE, in_active_virtualenv, machine_specific
+from jitctx.clients.doctor_kit import (
+    COMMITTED_SCOPE,
+    INSTALL_FOR_USER,
+    in_active_virtualenv,
+    machine_specific,
+)
 from jitctx.errors import UsageError
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from jitctx.cli.install_server import ServerChange
     from jitctx.clients.base import Client
     from jitctx.clients.settings_file import Change
@@ -34,7 +42,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     removing = parser.prog.endswith("uninstall")
     parser.set_defaults(uninstall=removing)
     parser.epilog = UNINSTALL_HELP if removing else install_help()
-    parser.add_argument("agent", choices=all_clients.choices(), help="the agent whose settings to change")
+    parser.add_argument(
+        "agent",
+        nargs="?",
+        choices=all_clients.choices(),
+        help="the agent whose settings to change (default: "
+        + ("every agent, wherever jitctx's hooks are" if removing else "every agent found on this machine")
+        + "; see below)",
+    )
     parser.add_argument(
         "--scope",
         choices=("project", "local", "user"),
@@ -78,11 +93,12 @@ def default_command(agent: str, scope: str = "user") -> str:
     """The hook command for `scope`'s settings file.
 
     The committed scope's file is shared with the team, so its command names no path of this machine:
-    always `jitctx hook AGENT`, found on PATH wherever the agent runs (`portable_notes` says what that
-    asks of each machine). The other scopes stay on this machine and take whatever runs here from any
-    shell: `jitctx hook AGENT` when jitctx is on PATH, the absolute path of a `jitctx` found only
-    inside the active virtualenv (on PATH in this shell alone: the agent started from another shell
-    would not find it), else this interpreter's `-m jitctx`."""
+    always `jitctx hook AGENT`, found on PATH wherever the agent runs (`hook_command` guards it for the
+    machines without jitctx; `portable_notes` says what that asks of each machine). The other scopes
+    stay on this machine and take whatever runs here from any shell: `jitctx hook AGENT` when jitctx
+    is on PATH, the absolute path of a `jitctx` found only inside the active virtualenv (on PATH in
+    this shell alone: the agent started from another shell would not find it), else this
+    interpreter's `-m jitctx`."""
     if scope == COMMITTED_SCOPE:
         return f"jitctx hook {agent}"
     found = shutil.which("jitctx")
@@ -91,6 +107,26 @@ def default_command(agent: str, scope: str = "user") -> str:
             return f"{shlex.quote(os.path.abspath(found))} hook {agent}"
         return f"jitctx hook {agent}"
     return f"{shlex.quote(sys.executable)} -m jitctx hook {agent}"
+
+
+def hook_command(client: Client, scope: str, given: str | None, warm: bool) -> str:
+    """The command install writes: `given` (--command) or the scope's default, with --warm. In the
+    committed scope a client that runs hook commands through a shell gets the guarded form, which
+    answers `{}` on a machine without jitctx (settings_file.guard); a plugin of jitctx's own starts
+    the program itself and leaves the client alone when it cannot."""
+    from jitctx.clients import settings_file as settings
+
+    command = given or default_command(client.name, scope)
+    if not settings.is_jitctx_command(command, client.name):
+        raise UsageError(
+            f"--command {command!r} must run `jitctx hook {client.name}`: that is how jitctx recognises "
+            "its own entries when it updates or removes them"
+        )
+    invocation = settings.unguard(command)
+    if warm and not settings.is_warm_command(invocation):
+        invocation += " --warm"
+    shared = scope == COMMITTED_SCOPE and given is None and not client.hooks_file
+    return settings.guard(invocation) if shared or settings.is_guarded(command) else invocation
 
 
 def project_root(root_arg: str | None) -> str:
@@ -145,6 +181,20 @@ class Outcome:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.agent is None:
+        return run_every(args)
+    outcome = apply(args)
+    if args.json:
+        print_json(_document(args, outcome))
+    else:
+        _human(args, outcome)
+    return 0
+
+
+def apply(args: argparse.Namespace) -> Outcome:
+    """Install or uninstall jitctx's hooks for `args.agent` (an alias becomes the client's own name),
+    writing nothing with --dry-run. Raises UsageError (and SettingsError for a file it will not change)
+    before anything is written."""
     from jitctx.cli.install_rewrite import rewrite
     from jitctx.cli.install_server import register_server, without_warm
     from jitctx.clients import install_record
@@ -168,25 +218,13 @@ def run(args: argparse.Namespace) -> int:
         )
     command: str | None = None
     if not args.uninstall:
-        command = args.hook_command or default_command(args.agent, args.scope)
-        if not settings.is_jitctx_command(command, args.agent):
-            raise UsageError(
-                f"--command {command!r} must run `jitctx hook {args.agent}`: that is how jitctx recognises "
-                "its own entries when it updates or removes them"
-            )
-        if args.warm and not settings.is_warm_command(command):
-            command += " --warm"
+        command = hook_command(client, args.scope, args.hook_command, args.warm)
     if client.hooks_file:  # a plugin file of jitctx's own, not entries in a settings file
         done_file = client.install_file(path, command, state, args.dry_run)
-        outcome = Outcome(
+        return Outcome(
             path, command, done_file.changes, done_file.changed, done_file.backup, done_file.diff,
             done_file.removed,
         )  # fmt: skip
-        if args.json:
-            print_json(_document(args, outcome))
-        else:
-            _human(args, outcome)
-        return 0
     serving = "mcp" in client.transports and args.scope != "local"
     server_path = None
     if serving:
@@ -219,8 +257,9 @@ def run(args: argparse.Namespace) -> int:
         # is ever taken away again (uninstall, or an install back to the command transport).
         if server_path is not None and mcp and command is not None:
             server = register_server(
-                server_path, without_warm(command), state, agent=args.agent, dry_run=args.dry_run
-            )
+                server_path, without_warm(settings.unguard(command)), state, agent=args.agent,
+                dry_run=args.dry_run,
+            )  # fmt: skip
         elif server_path is not None and install_record.was_added(state, server_path, "mcp-server"):
             server = register_server(server_path, None, state, agent=args.agent, dry_run=args.dry_run)
         return after, any(c.action != "kept" for c in changes) or after != data
@@ -231,14 +270,208 @@ def run(args: argparse.Namespace) -> int:
             install_record.note_added(state, path, "approval")  # added by jitctx, not the user's
         elif approval_added and not approving:
             install_record.forget_added(state, path, "approval")
-    outcome = Outcome(
-        path, command, tuple(changes), done.changed, done.backup, done.diff, done.removed, server
-    )
+    return Outcome(path, command, tuple(changes), done.changed, done.backup, done.diff, done.removed, server)
+
+
+# -- every agent at once: `install` / `uninstall` without a name ---------------------------------------
+
+
+@dataclass(frozen=True)
+class Presence:
+    """How a client shows itself on this machine: its program on PATH, its own folder for this user."""
+
+    program: str | None  # where PATH finds the client's program
+    folder: Path | None  # the client's user folder (`~/.codex`, `$CODEX_HOME`), when it exists
+
+    @property
+    def found(self) -> bool:
+        return self.program is not None or self.folder is not None
+
+
+def presence(client: Client, home: str | None, environ: Mapping[str, str]) -> Presence:
+    program = shutil.which(client.program, path=environ.get("PATH")) if client.program else None
+    folder = client.user_folder(home or "", environ)
+    if folder is not None and not (folder.is_absolute() and os.path.isdir(folder)):
+        folder = None
+    return Presence(program, folder)
+
+
+@dataclass(frozen=True)
+class ClientRun:
+    """What an install or uninstall without a name did for one client: done, skipped, or failed."""
+
+    client: Client
+    presence: Presence
+    args: argparse.Namespace | None = None  # the client's own arguments, when it was done
+    outcome: Outcome | None = None
+    skipped: str | None = None  # why it was left out: "not found", "no --scope local"
+    error: str | None = None  # why it failed; the other clients are done all the same
+
+
+def run_every(args: argparse.Namespace) -> int:
+    """Install into every client found on this machine (its program on PATH or its user folder there),
+    or uninstall from every client; each as `jitctx install NAME` would, and one failing leaves the
+    others done (exit 1). A client without the --scope asked for is skipped with a note."""
+    from jitctx.cli.state import user_home
+
+    if getattr(args, "hook_command", None) is not None:
+        raise UsageError(
+            "--command is the hook of one agent: name the agent, `jitctx install AGENT --command CMD`"
+        )
+    if getattr(args, "transport", "command") == "mcp":
+        with_mcp = [c.name for c in _clients() if "mcp" in c.transports]
+        raise UsageError(
+            f"--transport mcp is for {', '.join(with_mcp)} only: name it, "
+            f"`jitctx install {with_mcp[0]} --transport mcp`"
+        )
+    root = project_root(args.root)
+    state_dir(args)  # a state dir that cannot be used stops every install, before any file is read
+    home = user_home()
+    runs = [_run_one(args, client, home) for client in _clients()]
+    code = _every_code(args, runs)
     if args.json:
-        print_json(_document(args, outcome))
+        print_json(_every_document(args, root, runs, code))
     else:
-        _human(args, outcome)
-    return 0
+        _every_human(args, root, home, runs, code)
+    return code
+
+
+def _run_one(args: argparse.Namespace, client: Client, home: str | None) -> ClientRun:
+    from jitctx.errors import JitctxError
+
+    found = presence(client, home, os.environ)
+    if not found.found and not args.uninstall:  # uninstall looks everywhere: the program may be gone
+        return ClientRun(client, found, skipped="not found")
+    if args.scope not in client.scopes:
+        return ClientRun(client, found, skipped=f"no --scope {args.scope}")
+    one = argparse.Namespace(**{**vars(args), "agent": client.name})
+    try:
+        outcome = apply(one)
+    except (JitctxError, OSError) as exc:
+        return ClientRun(client, found, error=str(exc))
+    return ClientRun(client, found, one, outcome)
+
+
+def _every_code(args: argparse.Namespace, runs: list[ClientRun]) -> int:
+    """0 when every client asked was done; 1 when one failed, or when install found none to do."""
+    if any(run.error is not None for run in runs):
+        return 1
+    return 0 if any(run.outcome is not None for run in runs) else 1
+
+
+def _every_document(args: argparse.Namespace, root: str, runs: list[ClientRun], code: int) -> dict[str, Any]:
+    action = "uninstall" if args.uninstall else "install"
+    results: list[dict[str, Any]] = []
+    for run in runs:
+        if run.args is not None and run.outcome is not None:
+            results.append(_document(run.args, run.outcome))
+        elif run.error is not None:
+            results.append(
+                {"agent": run.client.name, "action": action, "scope": args.scope, "error": run.error}
+            )
+    return {
+        "action": action,
+        "scope": args.scope,
+        "root": root,
+        "dry_run": args.dry_run,
+        "found": [
+            {
+                "agent": run.client.name,
+                "program_path": run.presence.program,
+                "folder_path": None if run.presence.folder is None else str(run.presence.folder),
+            }
+            for run in runs
+            if run.presence.found
+        ],
+        "skipped": [{"agent": run.client.name, "reason": run.skipped} for run in runs if run.skipped],
+        "results": results,
+        "ok": code == 0,
+    }
+
+
+def _every_human(
+    args: argparse.Namespace, root: str, home: str | None, runs: list[ClientRun], code: int
+) -> None:
+    rows = [
+        [
+            run.client.name,
+            _status(args, run),
+            _found_by(run.presence, home),
+            _settings_shown(run, root, home),
+        ]
+        for run in runs
+    ]
+    print(table(["agent", "status", "found", "settings file"], rows))
+    if args.dry_run:
+        for run in runs:
+            if run.outcome is not None and run.outcome.changed:
+                print(run.outcome.diff, end="")
+            if run.outcome is not None and run.outcome.server is not None:
+                print(run.outcome.server.diff, end="")
+        print("jitctx: dry run, nothing written", file=sys.stderr)
+    notes: list[str] = []
+    for run in runs:
+        if run.args is None or run.outcome is None or args.dry_run:
+            continue
+        notes += _server_notes(run.outcome)
+        if run.outcome.changed:
+            notes += _written_notes(run.args, run.outcome)
+    _say(list(dict.fromkeys(notes)))  # a warning about this machine's jitctx is said once, not per client
+    for run in runs:
+        if run.error is not None:
+            print(f"jitctx: error: {run.client.name}: {run.error}", file=sys.stderr)
+    if code != 0 and not any(run.error is not None for run in runs):
+        with_scope = [c.name for c in _clients() if args.scope in c.scopes]
+        print(
+            f"jitctx: found none of the agents with --scope {args.scope} ({', '.join(with_scope)}) on this "
+            "machine: no program on PATH, no user folder. Name one to install it anyway: "
+            "jitctx install AGENT",
+            file=sys.stderr,
+        )
+    elif code != 0:
+        failed = sum(run.error is not None for run in runs)
+        done = sum(run.outcome is not None for run in runs)
+        print(f"jitctx: {failed} failed, {done} done", file=sys.stderr)
+
+
+def _status(args: argparse.Namespace, run: ClientRun) -> str:
+    if run.skipped is not None:
+        return f"skipped: {run.skipped}"
+    if run.error is not None or run.outcome is None:
+        return "failed"
+    outcome = run.outcome
+    if not outcome.changed:
+        return "nothing to remove" if args.uninstall else "unchanged"
+    if args.uninstall:
+        return "would remove" if args.dry_run else "removed"
+    if not outcome.changes or any(change.action == "added" for change in outcome.changes):
+        return "would install" if args.dry_run else "installed"
+    return "would update" if args.dry_run else "updated"
+
+
+def _settings_shown(run: ClientRun, root: str, home: str | None) -> str:
+    """The settings file a client's row names: none for a client left out, or one with no such file."""
+    outcome = run.outcome
+    if outcome is None or not (outcome.changed or outcome.path.exists()):
+        return "-"
+    return _shown_path(outcome.path, root, home)
+
+
+def _found_by(found: Presence, home: str | None) -> str:
+    how = []
+    if found.program is not None:
+        how.append(f"{os.path.basename(found.program)} on PATH")
+    if found.folder is not None:
+        how.append(_shown_path(found.folder, "", home))
+    return ", ".join(how) or "-"
+
+
+def _shown_path(path: Path, root: str, home: str | None) -> str:
+    """`path` relative to the project root, else under `~`, else as it is."""
+    for base, shown in ((root, ""), (home, "~/")):
+        if base and path.is_relative_to(base) and path != Path(base):
+            return shown + path.relative_to(base).as_posix()
+    return str(path)
 
 
 def _document(args: argparse.Namespace, outcome: Outcome) -> dict[str, Any]:
@@ -271,8 +504,6 @@ def _document(args: argparse.Namespace, outcome: Outcome) -> dict[str, Any]:
 
 
 def _human(args: argparse.Namespace, outcome: Outcome) -> None:
-    from jitctx.clients.checks import command_program
-
     path = outcome.path
     server = outcome.server
     if args.dry_run:
@@ -284,13 +515,7 @@ def _human(args: argparse.Namespace, outcome: Outcome) -> None:
             print(server.diff, end="")
         print(f"jitctx: dry run, {path} not written", file=sys.stderr)
         return
-    if server is not None and server.action != "kept":
-        where = "from" if server.action == "removed" else "in"
-        print(f"jitctx: MCP server jitctx {server.action} {where} {server.path}", file=sys.stderr)
-        if server.backup:
-            print(f"jitctx: previous version kept as {server.backup}", file=sys.stderr)
-        for gone in server.removed:
-            print(f"jitctx: deleted {gone} (jitctx created it; nothing else was in it)", file=sys.stderr)
+    _say(_server_notes(outcome))
     if outcome.changes:
         rows = [
             [c.event, "-" if c.action == "removed" else c.matcher or "*", c.action] for c in outcome.changes
@@ -302,51 +527,95 @@ def _human(args: argparse.Namespace, outcome: Outcome) -> None:
         return
     verb = "removed" if args.uninstall else "installed"
     print(f"jitctx: {verb} hooks for {args.agent} in {path}", file=sys.stderr)
+    _say(_written_notes(args, outcome))
+
+
+def _say(lines: list[str]) -> None:
+    for line in lines:
+        print(line, file=sys.stderr)
+
+
+def _server_notes(outcome: Outcome) -> list[str]:
+    """What happened to the MCP server entry (--transport mcp, and uninstall after it)."""
+    server = outcome.server
+    if server is None or server.action == "kept":
+        return []
+    where = "from" if server.action == "removed" else "in"
+    notes = [f"jitctx: MCP server jitctx {server.action} {where} {server.path}"]
+    if server.backup:
+        notes.append(f"jitctx: previous version kept as {server.backup}")
+    return notes + _deleted(server.removed)
+
+
+def _deleted(paths: tuple[Path, ...]) -> list[str]:
+    return [f"jitctx: deleted {gone} (jitctx created it; nothing else was in it)" for gone in paths]
+
+
+def _written_notes(args: argparse.Namespace, outcome: Outcome) -> list[str]:
+    """After a settings file was written: its backup, what was deleted, the hook command and what it asks
+    of this machine and the team's, and the client's own step before it runs the hooks."""
+    from jitctx.clients.checks import command_program
+
+    path = outcome.path
     root = project_root(args.root)
+    notes = []
     if outcome.backup:
-        print(f"jitctx: previous version kept as {outcome.backup}", file=sys.stderr)
-    for gone in outcome.removed:
-        print(f"jitctx: deleted {gone} (jitctx created it; nothing else was in it)", file=sys.stderr)
+        notes.append(f"jitctx: previous version kept as {outcome.backup}")
+    notes += _deleted(outcome.removed)
     client = client_of(args.agent)
     if outcome.command:
-        print(f"jitctx: hook command: {outcome.command}", file=sys.stderr)
+        notes.append(f"jitctx: hook command: {outcome.command}")
         program = command_program(outcome.command) or ""
         if args.scope == COMMITTED_SCOPE:
-            for note in portable_notes(client, program, path, root):
-                print(note, file=sys.stderr)
+            notes += portable_notes(client, outcome.command, path, root)
         elif os.path.isabs(program) and in_active_virtualenv(program):
-            print(
+            notes.append(
                 "jitctx: (an absolute path: jitctx is on PATH only in this virtualenv, and the agent may be "
-                "started from another shell)",
-                file=sys.stderr,
+                "started from another shell)"
             )
     if client.install_note and not args.uninstall:
-        print(client.install_note, file=sys.stderr)
+        notes.append(client.install_note)
     elsewhere = _started_elsewhere(client, args.scope, root)
     if elsewhere is not None and not args.uninstall:
-        print(elsewhere, file=sys.stderr)
+        notes.append(elsewhere)
+    return notes
 
 
-def portable_notes(client: Client, program: str, path: Path, root: str) -> list[str]:
-    """What the committed command asks of each machine, and what is amiss with it on this one."""
+def portable_notes(client: Client, command: str, path: Path, root: str) -> list[str]:
+    """What the committed command does on each machine, and what is amiss with it on this one."""
+    from jitctx.clients.checks import command_program
+    from jitctx.clients.doctor_kit import shared_phrase
+    from jitctx.clients.settings_file import is_guarded
+
+    program = command_program(command) or ""
     others = " or ".join(f"--scope {scope}" for scope in client.scopes if scope != COMMITTED_SCOPE)
     keep = f", or install with {others} (this machine only) to run this machine's jitctx" if others else ""
+    shared = shared_phrase(path)
     why = machine_specific(program, root)
     if why is not None:  # an explicit --command
         return [
-            f"jitctx: warning: {path} is committed, and {program} is {why}: on a teammate's machine "
-            f"the hook points at nothing; drop --command{keep}"
+            f"jitctx: warning: {shared}, and {program} is {why}: on a teammate's machine the hook points "
+            f"at nothing; drop --command{keep}"
         ]
-    notes = [
-        f"jitctx: {path} is committed, shared with the team, so the command names no path of this "
-        "machine: everyone who runs the agent here needs jitctx on PATH (pipx install jitctx, or "
-        "uv tool install jitctx)"
-    ]
+    if client.hooks_file or is_guarded(command):
+        notes = [
+            f"jitctx: {shared}, so the command names no path of this machine, and runs jitctx only where "
+            "it is on PATH: a teammate without jitctx runs the agent as before, without jitctx's context. "
+            f"To have it, each machine installs jitctx once: {INSTALL_FOR_USER}"
+        ]
+    else:  # an explicit bare --command
+        notes = [
+            f"jitctx: warning: {shared}, and {command} fails on a machine without jitctx (exit 127), where "
+            f"a client may refuse every prompt; drop --command for the form that answers {{}} there"
+        ]
     if os.path.isabs(program) or program != "jitctx":
         return notes
     found = shutil.which("jitctx")
     if found is None:
-        notes.append(f"jitctx: warning: jitctx is not on PATH here either: install it as above{keep}")
+        notes.append(
+            f"jitctx: warning: jitctx is not on PATH here either, so here too the hook adds nothing: "
+            f"install it as above{keep}"
+        )
     elif in_active_virtualenv(found):
         notes.append(
             f"jitctx: warning: here jitctx is on PATH only through the active virtualenv ({found}): start "

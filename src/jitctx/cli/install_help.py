@@ -26,14 +26,19 @@ Values jitctx does not change keep their text, numbers included.
 
 INSTALL_DETAILS = """\
 The command written into the project scope's file, which is committed and runs on every teammate's
-machine, is always `jitctx hook AGENT`: it names no path of this machine, and each machine needs jitctx
-on PATH (pipx install jitctx, or uv tool install jitctx); install says so, and warns when this shell
-finds no such jitctx. The local and user scopes stay on this machine and get what runs here from any
-shell: `jitctx hook AGENT` when `jitctx` is on PATH; the absolute path of that `jitctx` when it is on
-PATH only through the active virtualenv ($VIRTUAL_ENV); else the absolute `PYTHON -m jitctx hook AGENT`
-of this installation. --command replaces it (in the project scope, install warns about a machine path;
-`jitctx doctor` checks the committed command for one). Codex runs a new hook only after you trust it:
-open /hooks in Codex once after installing; `jitctx doctor` shows whether Codex recorded that trust.
+machine, is always `jitctx hook AGENT`, guarded where the client runs it through a shell:
+  command -v jitctx >/dev/null 2>&1 && exec jitctx hook AGENT || echo '{}'
+It names no path of this machine; where jitctx is on PATH (installed once per user: pipx install
+DIR-OR-WHEEL, with a checkout of jitctx or its wheel; or uv tool install) it runs it, and elsewhere it
+answers {} and exits 0, so a teammate without jitctx runs the agent as before, without jitctx's context.
+install says whether the file is committed yet, and warns when this shell finds no such jitctx. The
+local and user scopes stay on this machine and get what runs here from any shell: `jitctx hook AGENT`
+when `jitctx` is on PATH; the absolute path of that `jitctx` when it is on PATH only through the active
+virtualenv ($VIRTUAL_ENV); else the absolute `PYTHON -m jitctx hook AGENT` of this installation.
+--command replaces it, as given (in the project scope, install warns about a machine path, or a bare
+command; `jitctx doctor` checks the committed command for both). Codex runs a new hook only after you
+trust it: open /hooks in Codex once after installing; `jitctx doctor` shows whether Codex recorded that
+trust.
 
 --transport mcp (claude-code, project or user scope): PostToolBatch, UserPromptSubmit and SubagentStart
 become `mcp_tool` hooks answered by the `jitctx mcp` server, which Claude Code starts with the session and
@@ -49,6 +54,7 @@ as fast as `python -c pass` plus a socket round trip (see `jitctx hook --help`).
 takes it away again.
 
 examples:
+  jitctx install --dry-run
   jitctx install claude-code --dry-run
   jitctx install claude-code --transport mcp
   jitctx install codex --warm
@@ -62,7 +68,13 @@ nothing else; a matcher group or event left empty by that goes too. The old file
 dir, as install does. A settings file that install created and that is left empty (`{}`) is deleted, and
 so is a folder made for it (`.claude/`) when nothing else is in it. Same scopes and paths as `jitctx install`.
 
+Without AGENT: every agent, found on this machine or not (its program may be gone while its settings
+keep jitctx's hooks), each as `jitctx uninstall AGENT` would; one with nothing to remove is left as it
+is. Exit 0 when every removal succeeded; when one fails, the others are still removed, the failure is
+reported, and the exit is 1. --json: one document, as for `jitctx install` without AGENT.
+
 examples:
+  jitctx uninstall --dry-run
   jitctx uninstall claude-code --dry-run
   jitctx uninstall codex --scope user
 """
@@ -75,8 +87,52 @@ SCOPE_NOTES = {
 }
 
 
+EVERY_AGENT = """\
+Without AGENT: every agent found on this machine, by its program on PATH or its user folder:
+{found}
+Each gets what `jitctx install AGENT` would write, with the same --scope, --root, --dry-run, --warm and
+--json; an agent that has no such scope (--scope local) is skipped with a note, and so is one not found.
+A table names each agent: installed, updated, unchanged, skipped (not found, no such scope) or failed,
+then the notes each install says (the trust steps). --command and --transport mcp are for one agent:
+name it. Exit 0 when every agent found was installed; when one fails, the others are installed all the
+same, the failure is reported, and the exit is 1; exit 1 too when no agent is found (name one to install
+it anyway); exit 2 on a usage error, before any file is written. --json: one document, `found`,
+`skipped`, and `results` (one item per agent, shaped as `jitctx install AGENT --json`, or its `error`).
+"""
+
+
 def install_help() -> str:
-    return f"{INSTALL_INTRO}\nWhere the entries go:\n{where_entries_go()}\n{INSTALL_DETAILS}"
+    every = EVERY_AGENT.format(found=found_where())
+    return f"{INSTALL_INTRO}\nWhere the entries go:\n{where_entries_go()}\n{every}\n{INSTALL_DETAILS}"
+
+
+def found_where(clients: Iterable[Client] | None = None) -> str:
+    """One row per client: the program looked for on PATH, and the user folder looked for."""
+    if clients is None:
+        from jitctx.clients import all_clients
+
+        clients = all_clients.every()
+    rows = []
+    for client in clients:
+        asked = _AskedEnviron()
+        folder = client.user_folder("~", asked)
+        shown = "" if folder is None else folder.as_posix()
+        moved = []
+        for name in dict.fromkeys(asked.names):
+            # An absolute-looking value: a client may take only an absolute one ($QWEN_HOME).
+            other = client.user_folder("~", {name: f"/${name}"})
+            if other is not None and other.as_posix() != shown:
+                moved.append(other.as_posix().removeprefix("/"))
+        where = " or ".join([shown, *moved]) if shown else "-"
+        rows.append((client.name, client.program or "-", where))
+    widths = [max(len(row[column]) for row in rows) for column in range(2)]
+    return (
+        "\n".join(
+            f"  {name:<{widths[0]}}  {program:<{widths[1]}}  {where}".rstrip()
+            for name, program, where in rows
+        )
+        + "\n"
+    )
 
 
 def where_entries_go(clients: Iterable[Client] | None = None) -> str:

@@ -97,11 +97,14 @@ def snake(event: str) -> str:
 
 
 def command_program(command: str) -> str | None:
-    """The program a hook command starts (after `env A=1`), None when the command cannot be split."""
+    """The program a hook command starts (after `env A=1`; inside a guarded command, the one it guards),
+    None when the command cannot be split."""
     import shlex
 
+    from jitctx.clients.settings_file import unguard
+
     try:
-        words = shlex.split(command)
+        words = shlex.split(unguard(command))
     except ValueError:
         return None
     words = [w for w in words if w != "env" and not re.match(r"[A-Za-z_][A-Za-z0-9_]*=", w)]

@@ -89,6 +89,9 @@ def in_active_virtualenv(executable: str) -> bool:
 # The scope whose settings file lives in the repository and is committed, shared with the team: a hook
 # command there runs on every teammate's machine, so it must name no path of this one.
 COMMITTED_SCOPE = "project"
+# How a machine gets the `jitctx` that committed hooks run from PATH: once per user, from a checkout of
+# jitctx or a wheel built from it (it is not taken from a package index by name).
+INSTALL_FOR_USER = "pipx install DIR-OR-WHEEL (a checkout of jitctx, or its wheel; uv tool install works too)"
 # Folder names that only a virtualenv (or a tool keeping virtualenvs) gives a path.
 _VENV_PARTS = frozenset({".venv", "venv", "venvs", "virtualenvs", ".virtualenvs"})
 
@@ -119,37 +122,106 @@ def _under(path: str, folder: str) -> bool:
     return os.path.abspath(path).startswith(base + os.sep)
 
 
+GIT_TIMEOUT_S = 5
+
+
+def sharing(path: Path) -> str:
+    """How the project scope's file `path` reaches the team, as git says: "committed" (in HEAD),
+    "uncommitted" (not in HEAD: new, or only staged), "ignored", or "" (no git, or no repository)."""
+
+    def git(*args: str) -> int | None:
+        try:
+            done = subprocess.run(
+                ["git", "--no-optional-locks", "-C", str(path.parent), *args],
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                timeout=GIT_TIMEOUT_S,
+                check=False,
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        return done.returncode
+
+    inside = git("rev-parse", "--is-inside-work-tree")
+    if inside != 0:  # 128: not a repository; None: no git
+        return ""
+    if git("cat-file", "-e", f"HEAD:./{path.name}") == 0:
+        return "committed"
+    return "ignored" if git("check-ignore", "-q", "--", path.name) == 0 else "uncommitted"
+
+
+def shared_phrase(path: Path) -> str:
+    """`path` and how it is shared, for a sentence: "PATH is committed, shared with the team"."""
+    return {
+        "committed": f"{path} is committed, shared with the team",
+        "uncommitted": f"{path} is not committed yet; once committed it is shared with the team",
+        "ignored": f"{path} is ignored by git: it is shared with the team only if you commit it (git add -f)",
+    }.get(sharing(path), f"{path} is meant to be committed, shared with the team")
+
+
 def portable_check(client: Client, command: str, path: Path) -> Check:
-    """The hook command of a committed settings file names no path of this machine."""
+    """The hook command of a committed settings file names no path of this machine, and answers where
+    jitctx is not installed."""
     from jitctx.clients.checks import command_program
+    from jitctx.clients.settings_file import guard, is_guarded
 
     name = f"portable ({COMMITTED_SCOPE})"
     program = command_program(command) or ""
     why = machine_specific(program, str(path.parent.parent))  # <root>/.claude/settings.json -> <root>
-    if why is None:
-        return Check(client.name, name, OK, f"{command}: names no path of this machine")
-    mine = [scope for scope in client.scopes if scope != COMMITTED_SCOPE]
-    keep = f"; or keep it on this machine only: --scope {mine[0]}" if mine else ""
+    reinstall = (
+        f"jitctx install {client.name} --scope {COMMITTED_SCOPE}   (writes "
+        f"`{guard(f'jitctx hook {client.name}')}`, which runs the jitctx each machine has on PATH: "
+        f"{INSTALL_FOR_USER})"
+    )
+    if why is not None:
+        mine = [scope for scope in client.scopes if scope != COMMITTED_SCOPE]
+        keep = f"; or keep it on this machine only: --scope {mine[0]}" if mine else ""
+        return Check(
+            client.name,
+            name,
+            WARN,
+            f"{shared_phrase(path)}, and runs {program}, {why}: on a teammate's machine the hook points "
+            "at nothing",
+            f"{reinstall}{keep}",
+        )
+    if not is_guarded(command):
+        return Check(
+            client.name,
+            name,
+            WARN,
+            f"{shared_phrase(path)}, and runs {command} on every machine: where jitctx is not installed "
+            "every hook fails (exit 127, command not found), and a client may then refuse every prompt",
+            reinstall,
+        )
     return Check(
         client.name,
         name,
-        WARN,
-        f"{path} is committed, shared with the team, and runs {program}, {why}: on a teammate's "
-        "machine the hook points at nothing",
-        f"jitctx install {client.name} --scope {COMMITTED_SCOPE}   (writes `jitctx hook {client.name}`; "
-        f"each machine needs jitctx on PATH: pipx install jitctx){keep}",
+        OK,
+        f"{command}: names no path of this machine, and answers {{}} where jitctx is not installed",
     )
 
 
-def command_check(client: str, command: str, scope: str) -> Check:
-    """The hook command's program exists (an absolute path) or is on PATH for any shell."""
+def command_check(client: str, command: str, scope: str, *, answers_without: bool = False) -> Check:
+    """The hook command's program exists (an absolute path) or is on PATH for any shell. A command that
+    answers by itself where the program is missing (a guarded one; `answers_without`: a plugin that then
+    leaves the client alone) only warns then: the agent runs, without jitctx's context."""
     from jitctx.clients.checks import command_program
+    from jitctx.clients.settings_file import is_guarded
 
     name = f"command ({scope})"
     program = command_program(command)
     if program is None:
         return Check(
             client, name, PROBLEM, f"cannot read the command {command!r}", f"jitctx install {client}"
+        )
+    if (answers_without or is_guarded(command)) and not os.path.isabs(program) and not shutil.which(program):
+        return Check(
+            client,
+            name,
+            WARN,
+            f"{program!r} is not on PATH: the hook answers nothing here ({command}), so the agent runs "
+            "without jitctx's context",
+            _on_path_fix(client, scope, "(writes an absolute path when need be)"),
         )
     if os.path.isabs(program):
         if os.path.isfile(program) and os.access(program, os.X_OK):
@@ -186,7 +258,7 @@ def _on_path_fix(client: str, scope: str, what_install_writes: str) -> str:
     """How to make a `jitctx` that this shell cannot count on run: install it for every shell, since
     the committed file must keep its portable command; elsewhere install may write a path instead."""
     if scope == COMMITTED_SCOPE:
-        return "pipx install jitctx (or uv tool install jitctx): the committed command needs jitctx on PATH"
+        return f"{INSTALL_FOR_USER}: the committed command runs jitctx from PATH"
     return f"jitctx install {client} --scope {scope}   {what_install_writes}"
 
 

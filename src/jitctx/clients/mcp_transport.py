@@ -99,10 +99,12 @@ def server_file(scope: str, root: str, home: str) -> str:
 
 def server_spec(hook_command: str, agent: str) -> dict[str, Any]:
     """The server entry for the program of a hook command: `jitctx hook AGENT` -> `jitctx mcp`
-    (`python -m jitctx hook AGENT` -> `python -m jitctx mcp`)."""
+    (`python -m jitctx hook AGENT` -> `python -m jitctx mcp`; a guarded command's own)."""
     import shlex
 
-    words = shlex.split(hook_command)
+    from jitctx.clients.settings_file import unguard
+
+    words = shlex.split(unguard(hook_command))
     if words[-2:] != ["hook", agent]:
         raise ValueError(f"not a hook command of jitctx: {hook_command!r}")
     return {"type": "stdio", "command": words[0], "args": [*words[1:-2], "mcp"]}

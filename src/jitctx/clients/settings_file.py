@@ -62,12 +62,45 @@ class Change(NamedTuple):
     matcher: str | None = None
 
 
+# The committed scope's command runs on every teammate's machine, with or without jitctx. Guarded, it
+# runs jitctx where jitctx is on PATH (exec: its answer and exit status are the hook's) and elsewhere
+# prints `{}`, the answer every client's hooks take for "nothing to add", and exits 0. Bare, a machine
+# without jitctx fails every hook with exit 127 and the shell's "command not found", which one client
+# turns into a deny of every prompt (tests/e2e/test_without_jitctx.py). The clients run a hook command
+# through a POSIX shell on Linux and macOS ($SHELL, bash or /bin/sh); the form holds in sh, dash, bash,
+# zsh and fish.
+_GUARD = "command -v jitctx >/dev/null 2>&1 && exec "
+_FALLBACK = " || echo '{}'"
+_GUARDED = re.compile(
+    r"\s*command\s+-v\s+jitctx\s*>\s*/dev/null\s+2>&1\s*&&\s*exec\s+(?P<command>.+?)"
+    r"\s*\|\|\s*echo\s+'\{\}'\s*",
+    re.DOTALL,
+)
+
+
+def guard(command: str) -> str:
+    """`command` (a `jitctx hook AGENT` command) run only where jitctx is on PATH; elsewhere `{}`."""
+    return f"{_GUARD}{command}{_FALLBACK}"
+
+
+def unguard(command: str) -> str:
+    """The jitctx command a hook command runs: the one inside `guard`'s form, else the command itself."""
+    found = _GUARDED.fullmatch(command)
+    return found.group("command") if found else command
+
+
+def is_guarded(command: str) -> bool:
+    return _GUARDED.fullmatch(command) is not None
+
+
 def is_jitctx_command(command: object, agent: str) -> bool:
-    """Is this a command that runs `jitctx hook AGENT` (as `jitctx ...` or `python -m jitctx ...`)?"""
+    """Is this a command that runs `jitctx hook AGENT` (as `jitctx ...` or `python -m jitctx ...`), bare
+    or guarded?"""
     import shlex  # settings.py is imported on the hook path for HookEntry; keep that cheap
 
     if not isinstance(command, str):
         return False
+    command = unguard(command)
     try:
         words = shlex.split(command)
     except ValueError:
@@ -92,7 +125,7 @@ def is_warm_command(command: str) -> bool:
     import shlex
 
     try:
-        return "--warm" in shlex.split(command)
+        return "--warm" in shlex.split(unguard(command))
     except ValueError:
         return False
 

@@ -243,6 +243,14 @@ _RULES = (
         "The agent never sees a skipped file. Fix or remove it.",
     ),
     Rule(
+        "instruction-link-outside",
+        Severity.WARNING,
+        "a symbolic link in the project leads to an instruction file outside it",
+        "jitctx reads nothing outside the project, but a client that follows links loads the "
+        "file behind the link as an instruction file of the project. Copy what applies into the project "
+        "and remove the link, or point the link inside the project.",
+    ),
+    Rule(
         "file-warning",
         Severity.WARNING,
         "an instruction file was read with a problem (e.g. not valid UTF-8)",

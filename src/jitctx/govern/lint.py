@@ -14,6 +14,7 @@ from jitctx.govern.findings import Finding, Severity
 from jitctx.govern.inventory import take_inventory
 from jitctx.govern.lint_cursor import cursor_glob_findings, misplaced_rule_findings, reads_cursor_rules
 from jitctx.govern.lint_imports import ImportSource, import_findings
+from jitctx.govern.lint_links import InstructionPaths, link_findings, linked_instruction_files
 from jitctx.govern.lint_rules import (
     config_findings,
     frontmatter_findings,
@@ -81,6 +82,8 @@ def lint_project(
     found.extend(skill_findings(inventory.skills))
     if reads_cursor_rules(project.profile):
         found.extend(misplaced_rule_findings(repo.paths))
+    linked = linked_instruction_files(project.root, repo.paths, InstructionPaths([project.profile]))
+    found.extend(link_findings(linked, already=(skip.path for skip in skips)))
     if sources:
         found.extend(
             import_findings(

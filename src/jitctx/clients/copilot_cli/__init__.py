@@ -43,8 +43,9 @@ TOOL_NAMES = {"view": "read", "create": "write"}
 TRUST_NOTE = """\
 jitctx: GitHub Copilot CLI runs a repository's hooks only in a folder you trust: start `copilot` in the
         project and trust the folder when it asks (kept in ~/.copilot/config.json, trustedFolders).
-        Runs with -p need --trust-folder, COPILOT_ALLOW_ALL=true or
-        GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true. User hooks (--scope user) need no trust."""
+        Runs with -p: GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true (or COPILOT_ALLOW_ALL=true);
+        --trust-folder serves a new session only (not --resume or --continue). User hooks (--scope
+        user) need no trust."""
 
 
 class CopilotFollower(Follower):

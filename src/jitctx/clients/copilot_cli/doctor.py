@@ -50,7 +50,9 @@ def trust_check(name: str, root: str, home: str | None, environ: Mapping[str, st
         check,
         WARN,
         f"Copilot CLI has not recorded trust for {root}: it runs the repository's hooks once you trust "
-        "the folder (it asks when started there); -p runs need --trust-folder, COPILOT_ALLOW_ALL=true "
-        "or GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true",
+        "the folder (it asks when started there). A -p run does not ask: GITHUB_COPILOT_PROMPT_MODE_"
+        "REPO_HOOKS=true (or COPILOT_ALLOW_ALL=true, which also allows every tool) loads them; "
+        "--trust-folder does for a new session only (1.0.102 refuses it with --resume, --continue "
+        "and --session-id)",
         "start `copilot` in the project and trust the folder, or: jitctx install copilot-cli --scope user",
     )

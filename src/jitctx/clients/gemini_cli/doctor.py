@@ -3,6 +3,7 @@ hooks run only in a trusted folder)."""
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -69,12 +70,18 @@ def trust_check(name: str, root: str, home: str | None, environ: Mapping[str, st
             "trust (folder)",
             PROBLEM,
             f"{root} is not trusted: Gemini CLI ignores its .gemini/settings.json (hooks included)",
-            "trust the folder in Gemini CLI (/permissions), or: jitctx install gemini-cli --scope user",
+            f"trust the folder in Gemini CLI (/permissions), or set {json.dumps(root)} to TRUST_FOLDER in "
+            "~/.gemini/trustedFolders.json; or: jitctx install gemini-cli --scope user",
         )
     return Check(
         name,
         "trust (folder)",
         WARN,
-        f"Gemini CLI has not recorded trust for {root}; it runs the project's hooks once you trust the "
-        "folder (it asks when started there; headless runs need --skip-trust)",
+        f"Gemini CLI has not recorded trust for {root}: it runs the project's hooks once the folder is "
+        "trusted. It asks when started there; a headless run (-p) does not ask, and --skip-trust keeps "
+        "it running but trusts the folder only after the project's settings, hooks included, were read "
+        "and dropped",
+        f"start `gemini` in {root} once and trust the folder (or add {json.dumps(root)}: "
+        '"TRUST_FOLDER" to ~/.gemini/trustedFolders.json); for headless runs without that record, set '
+        "GEMINI_CLI_TRUST_WORKSPACE=true instead of --skip-trust",
     )

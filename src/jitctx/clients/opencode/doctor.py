@@ -67,7 +67,8 @@ def doctor(
         plugins.append(check)
         if command is not None:
             found_in.append(scope)
-            commands.append(command_check(client.name, command, scope))
+            # The plugin starts the command itself and leaves OpenCode alone when it cannot.
+            commands.append(command_check(client.name, command, scope, answers_without=True))
     installed = bool(found_in)
     checks.extend(check for check in plugins if check.status != SKIP)  # one scope is enough
     checks.extend(scopes_check(client.name, "plugin", found_in, scopes))
