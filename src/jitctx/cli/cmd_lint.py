@@ -40,6 +40,7 @@ rules (severity):
   over-limit (error), near-limit (warning, >= 90%)  body bytes against the profile's limit
   route-target-missing (error)    a [[routes]] file that does not exist
   config-unknown-key, file-skipped, file-warning (warning)
+  instruction-link-outside (warning)  a link in the project leads to an instruction file outside it
 
 @imports are checked only in files an agent expands them in: Claude Code (CLAUDE.md, .claude/rules,
 AGENTS.md where no CLAUDE.md is on its chain) and Gemini CLI (GEMINI.md); Codex, Cursor and Copilot
@@ -54,7 +55,7 @@ input error (e.g. a config with wrong types)
 examples:
   jitctx lint --root examples/monorepo
   jitctx lint --agent codex --strict
-  jitctx lint --format sarif > jitctx.sarif    # upload with github/codeql-action/upload-sarif
+  jitctx lint --sarif > jitctx.sarif           # upload with github/codeql-action/upload-sarif
 """
 
 
@@ -65,6 +66,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--format",
         choices=("text", "json", "sarif"),
         help="output format (default: text; --json is the same as --format json)",
+    )
+    parser.add_argument(
+        "--sarif",
+        dest="format",
+        action="store_const",
+        const="sarif",
+        help="the same as --format sarif",
     )
     parser.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
     parser.add_argument(
