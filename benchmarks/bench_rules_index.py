@@ -121,7 +121,7 @@ def linear_matching(
     skipped = 0
     for rule in self:
         if rule.candidate.base == "root":
-            hit = rel.startswith(literal_prefixes(rule.scope)) and rule.pattern.match(rel) is not None
+            hit = rel.startswith(literal_prefixes(rule.scope)) and rule.pattern.match(rel)
         else:
             hit = match_other(rule)
         if hit:

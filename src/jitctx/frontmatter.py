@@ -8,6 +8,7 @@ string. An unquoted glob (`paths: **/*.ts`) is invalid YAML; it is recovered lin
 from __future__ import annotations
 
 import re
+import reprlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,9 +71,80 @@ def _fast_load(yaml: Any, raw: str) -> object:
     if loader is None or not _PLAIN.fullmatch(raw):
         return _NOT_LOADED
     try:
-        return yaml.load(raw, Loader=loader)  # CSafeLoader: the safe loader, in C
+        return _load(loader, raw)  # CSafeLoader: the safe loader, in C
     except yaml.YAMLError:
         return _NOT_LOADED
+
+
+# YAML aliases share one node: `b: &b [*a, *a, ...]` nine times over nine levels is 9^9 values once
+# built into lists, from a few lines of text (a "billion laughs"), and whatever walks them (flattening a
+# scope, writing an error message) takes seconds to minutes. So the values aliases add, counted on the
+# parsed nodes before anything is built, are bounded: past the bound the frontmatter is not read.
+MAX_ALIAS_VALUES = 10_000
+ALIAS_PROBLEM = "YAML alias"  # in the message of each such error (lint gives its own fix)
+
+
+class AliasBomb(Exception):
+    """Frontmatter whose aliases expand past MAX_ALIAS_VALUES values, or refer to themselves."""
+
+
+def _load(loader_class: Any, raw: str) -> object:
+    """What `yaml.load(raw, Loader=loader_class)` gives, once the aliases are known to stay in bounds."""
+    loader = loader_class(raw)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check_aliases(node)
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
+
+
+def _check_aliases(root: Any) -> None:
+    """Raise AliasBomb when the nodes under `root`, each alias counted as a copy of what it names, are
+    more than MAX_ALIAS_VALUES beyond the distinct nodes (or an alias sits inside what it names)."""
+    sizes: dict[int, int] = {}  # id(node) -> values it builds into
+    open_nodes: set[int] = set()  # the nodes on the way down to the one being counted
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        node, counted = stack.pop()
+        if counted:
+            open_nodes.discard(id(node))
+            total = 1 + sum(sizes[id(child)] for child in _children(node))
+            sizes[id(node)] = min(total, 1 << 62)  # past any bound; keeps the sums small numbers
+            continue
+        if id(node) in sizes:
+            continue
+        open_nodes.add(id(node))
+        stack.append((node, True))
+        for child in _children(node):
+            if id(child) in open_nodes:
+                raise AliasBomb(
+                    f"a YAML alias refers to itself at frontmatter line {child.start_mark.line + 1}"
+                )
+            if id(child) not in sizes:
+                stack.append((child, False))
+    if sizes[id(root)] - len(sizes) <= MAX_ALIAS_VALUES:
+        return
+    line = root.start_mark.line + 1
+    if isinstance(root.value, list):
+        for entry in root.value:
+            value = entry[1] if isinstance(entry, tuple) else entry
+            if sizes[id(value)] > MAX_ALIAS_VALUES:
+                line = (entry[0] if isinstance(entry, tuple) else value).start_mark.line + 1
+                break
+    raise AliasBomb(
+        f"{ALIAS_PROBLEM}es expand to more than {MAX_ALIAS_VALUES:,} values at frontmatter line {line}; "
+        "write the values out instead of nesting aliases"
+    )
+
+
+def _children(node: Any) -> list[Any]:
+    value = node.value
+    if not isinstance(value, list):
+        return []  # a scalar
+    return [part for entry in value for part in (entry if isinstance(entry, tuple) else (entry,))]
 
 
 # One `key: VALUE` line whose VALUE is a JSON string, a JSON array or a JSON boolean, in printable ASCII
@@ -117,7 +189,9 @@ def _parse_yaml(raw: str) -> tuple[dict[str, Any] | None, str | None, bool]:
     try:
         data = _fast_load(yaml, raw)
         if data is _NOT_LOADED:
-            data = yaml.safe_load(raw)
+            data = _load(yaml.SafeLoader, raw)
+    except AliasBomb as exc:
+        return None, f"frontmatter is not read: {exc}", False  # not for the line fallback: it is YAML
     except yaml.YAMLError as exc:
         recovered = _line_fallback(raw)
         if recovered:
@@ -226,7 +300,8 @@ def scope_of(data: dict[str, Any], keys: tuple[str, ...]) -> ScopeSpec:
         if isinstance(value, list):
             bad = [v for v in value if not isinstance(v, str)]
             if bad:
-                return ScopeSpec(key, (), f"'{key}' items must be strings, found {bad[0]!r}; quote each glob")
+                found = reprlib.repr(bad[0])  # bounded: the item may be a large nested list
+                return ScopeSpec(key, (), f"'{key}' items must be strings, found {found}; quote each glob")
             return ScopeSpec(key, tuple(v.strip() for v in value if v.strip()))
         return ScopeSpec(
             key, (), f"'{key}' must be a list of globs or a string, found {type(value).__name__}"

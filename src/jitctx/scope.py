@@ -12,7 +12,9 @@ Three dialects, because agents disagree on what a glob means:
 * ``copilot``: ``applyTo`` globs, where ``*`` is one directory level and ``**`` is any depth.
 
 Translation is delegated to wcmatch (bun, copilot) and pathspec (gitignore); both are imported only when a
-scope is compiled, and the resulting regex source is plain data that callers may cache.
+scope is compiled, and the resulting regex source is plain data that callers may cache. The regex is
+matched by `jitctx.linear_regex` (RE2), never by Python's backtracking `re`: a glob in a cloned repository
+must not be able to stall a hook call.
 """
 
 from __future__ import annotations
@@ -22,8 +24,10 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from jitctx.errors import JitctxError
+from jitctx.linear_regex import LinearPattern, UnsafeRegex, linear_pattern
 
 DIALECTS = ("bun", "gitignore", "copilot")
+MATCH_NOTHING = r"(?!)"
 
 
 class ScopeError(JitctxError):
@@ -36,7 +40,7 @@ def compile_scope(patterns: tuple[str, ...], dialect: str = "bun") -> str:
         raise ScopeError(f"unknown glob dialect {dialect!r}; choose one of: {', '.join(DIALECTS)}")
     cleaned = tuple(p.strip() for p in patterns if p.strip())
     if not cleaned:
-        return r"(?!)"  # matches nothing
+        return MATCH_NOTHING
     if dialect == "gitignore":
         return _gitignore_regex(expand_braces(cleaned))
     return _wcmatch_regex(cleaned, dialect)
@@ -93,12 +97,17 @@ def expand_braces(patterns: tuple[str, ...]) -> tuple[str, ...]:
 
 def scope_matches(regex: str, path: str) -> bool:
     """Does the compiled scope match `path` (POSIX, relative, `dir/` for a directory marker)?"""
-    return compiled_scope(regex).match(path) is not None
+    return compiled_scope(regex).match(path)
 
 
 @lru_cache(maxsize=4096)
-def compiled_scope(regex: str) -> re.Pattern[str]:
-    return re.compile(regex, re.DOTALL)
+def compiled_scope(regex: str) -> LinearPattern:
+    """The scope's regex as a pattern matched in time linear in the path. A regex that cannot be matched
+    so is never one `compile_scope` wrote (a damaged state file, say): it matches nothing."""
+    try:
+        return linear_pattern(regex)
+    except UnsafeRegex:
+        return linear_pattern(MATCH_NOTHING)
 
 
 def _wcmatch_regex(patterns: tuple[str, ...], dialect: str) -> str:
@@ -116,7 +125,7 @@ def _wcmatch_regex(patterns: tuple[str, ...], dialect: str) -> str:
             parts.extend(_by_shape(pattern, dialect, lambda glob: list(wc.translate(glob, flags=flags)[0])))
         except Exception as exc:  # wcmatch raises several types for malformed input
             raise ScopeError(f"cannot read glob {pattern!r}: {exc}") from exc
-    return "|".join(f"(?:{p})" for p in parts) or r"(?!)"
+    return "|".join(f"(?:{p})" for p in parts) or MATCH_NOTHING
 
 
 def _gitignore_regex(patterns: tuple[str, ...]) -> str:
@@ -137,7 +146,7 @@ def _gitignore_regex(patterns: tuple[str, ...]) -> str:
             regex += "."
         (includes if include else excludes).append(regex)
     if not includes:
-        return r"(?!)"
+        return MATCH_NOTHING
     body = "|".join(f"(?:{p})" for p in includes)
     if excludes:
         return "(?!" + "|".join(f"(?:{p})" for p in excludes) + f")(?:{body})"

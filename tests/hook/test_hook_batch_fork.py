@@ -201,11 +201,14 @@ def test_a_fork_keeps_a_file_only_for_a_record_of_its_own_name(
     )
     transcript = Path(_fork_transcript(tmp_path / "new.jsonl", "new", "old", (), str(project)))
     longer = str(project / "api" / "CLAUDE.md") + ".bak"
+    shown = {"type": "nested_memory", "path": longer, "content": {"content": "old\n"}}
     loaded = {"type": "attachment", "sessionId": "new", "cwd": str(project), "isSidechain": False,
-              "attachment": {"type": "nested_memory", "path": longer, "content": {"content": "old\n"}}}  # fmt: skip
+              "attachment": shown}  # fmt: skip
     with transcript.open("a", encoding="utf-8") as log:
         log.write(json.dumps(loaded) + "\n")
-    again = call_hook("claude-code", event(project, "new", "PostToolBatch", str(transcript), tool_calls=nl_api))
+    again = call_hook(
+        "claude-code", event(project, "new", "PostToolBatch", str(transcript), tool_calls=nl_api)
+    )
     assert "api/CLAUDE.md" in answers.sent(again)
 
 

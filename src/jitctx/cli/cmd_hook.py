@@ -31,8 +31,8 @@ HELP = """\
 Reads ONE hook event as JSON on stdin and prints the answer as JSON on stdout:
 {"hookSpecificOutput": {"hookEventName": EVENT, "additionalContext": TEXT}} when instruction files apply,
 {} when there is nothing to add. It always exits 0; problems (bad JSON, input over 8 MiB, an unknown event,
-a state dir that cannot be written) are logged to <state dir>/hook.log and answered with {}, so the agent
-is never blocked.
+a state dir that cannot be written, more than 1 s of work on one event) are logged to <state dir>/hook.log
+and answered with {}, so the agent is never blocked.
 
 With --warm the event is handed to a jitctx process of yours that stays up (started by the first such
 call, in the background; it exits after 10 idle minutes) and answers without this process importing the
@@ -97,6 +97,7 @@ def serve(
     """Answer one event from `stdin` on `stdout`; always 0, whatever happens."""
     from jitctx.cli.state import default_state_dir, user_home
     from jitctx.errors import JitctxError
+    from jitctx.hook import DEADLINE_S
     from jitctx.hook.pipeline import respond
 
     try:
@@ -118,6 +119,7 @@ def serve(
         deliver=lambda result: _emit(result, stdout),
         problem=problem,
         origin_pid=os.getppid(),
+        deadline_s=DEADLINE_S,
     )
     return 0
 
@@ -257,6 +259,7 @@ def answer(
     if problem is None and warm and _ask_warm(agent, raw, state, use_git):
         return 0
     from jitctx.cli.state import state_dir_path, user_home
+    from jitctx.hook import DEADLINE_S
     from jitctx.hook.pipeline import respond
 
     try:
@@ -275,5 +278,6 @@ def answer(
         deliver=lambda result: _emit(result, None),
         problem=problem,
         origin_pid=os.getppid(),  # the shell the client started this hook from
+        deadline_s=DEADLINE_S,
     )
     return 0

@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
 from jitctx.discovery.glob_keys import keyed_candidates
+from jitctx.linear_regex import LinearPattern, UnsafeRegex, linear_union
 from jitctx.model import Scope
 from jitctx.scope import expand_braces
 
@@ -47,7 +48,7 @@ class IndexedScope(NamedTuple):
 
     position: int
     scope: Scope
-    pattern: Callable[[], re.Pattern[str]]
+    pattern: Callable[[], LinearPattern]
 
 
 class GlobIndex:
@@ -57,7 +58,7 @@ class GlobIndex:
         self.by_prefix: dict[str, list[int]] = {}
         self.by_name: dict[str, list[int]] = {}
         self.by_ext: dict[str, list[int]] = {}
-        self.patterns: dict[int, Callable[[], re.Pattern[str]]] = {}
+        self.patterns: dict[int, Callable[[], LinearPattern]] = {}
         others: list[IndexedScope] = []
         filed: list[tuple[int, list[list[tuple[str, str]]]]] = []
         counts: dict[tuple[str, str], int] = {}
@@ -84,24 +85,25 @@ class GlobIndex:
                 bucket = getattr(self, f"by_{strategy}").setdefault(key, [])
                 if not bucket or bucket[-1] != position:
                     bucket.append(position)
-        # Combined regexes for the rest: one failed match rules out a whole chunk.
-        self.chunks: list[tuple[re.Pattern[str] | None, tuple[int, ...]]] = []
+        # Combined regexes for the rest: one failed match rules out a whole chunk (a superset is enough
+        # for that: `may_match`).
+        self.chunks: list[tuple[LinearPattern | None, tuple[int, ...]]] = []
         for start in range(0, len(others), _CHUNK):
             chunk = others[start : start + _CHUNK]
-            sources = [rule.scope.regex for rule in chunk]
-            combined: re.Pattern[str] | None = None
+            sources = tuple(rule.scope.regex for rule in chunk)
+            combined: LinearPattern | None = None
             if not any(_GLOBAL_FLAGS.search(source) for source in sources):
                 try:
-                    combined = re.compile("|".join(f"(?:{s})" for s in sources), re.DOTALL)
-                except (re.error, RecursionError, OverflowError):
-                    combined = None  # too many groups, say: each is tested on its own
+                    combined = linear_union(sources)
+                except UnsafeRegex:
+                    combined = None  # one cannot be run: each is tested on its own
             self.chunks.append((combined, tuple(rule.position for rule in chunk)))
 
     def candidates(self, rel: str) -> set[int]:
         """Positions of the rules that may match `rel` (a superset of those that do)."""
         found = keyed_candidates(rel, self.by_prefix, self.by_name, self.by_ext)
         for combined, positions in self.chunks:
-            if combined is None or combined.match(rel) is not None:
+            if combined is None or combined.may_match(rel):
                 found.update(positions)
         return found
 
@@ -112,7 +114,7 @@ class GlobIndex:
     def matching(self, rel: str) -> list[int]:
         """Positions of the rules whose regex matches `rel`, in table order."""
         patterns = self.patterns
-        return sorted(p for p in self.candidates(rel) if patterns[p]().match(rel) is not None)
+        return sorted(p for p in self.candidates(rel) if patterns[p]().match(rel))
 
 
 def scope_options(scope: Scope) -> list[list[tuple[str, str]]] | None:

@@ -12,15 +12,16 @@ files its rules in a `GlobIndex` (built on first use) so that only the few that 
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
 from jitctx.discovery.glob_index import GlobIndex, IndexedScope
+from jitctx.linear_regex import LinearPattern
 from jitctx.model import Scope
 from jitctx.project import Candidate, Project
+from jitctx.scope import compiled_scope
 
 # path -> [mtime_ns, size, inode, patterns or None, key, dialect, regex, recovered]
 ScopeCache = dict[str, list[Any]]
@@ -32,11 +33,11 @@ class ScopedRule:
     scope: Scope
 
     @cached_property
-    def pattern(self) -> re.Pattern[str]:
+    def pattern(self) -> LinearPattern:
         # Compiled on first use: a glob's regex takes ~0.3 ms to compile, and the index tests only a few.
-        return re.compile(self.scope.regex, re.DOTALL)
+        return compiled_scope(self.scope.regex)
 
-    def compiled(self) -> re.Pattern[str]:
+    def compiled(self) -> LinearPattern:
         return self.pattern
 
 
@@ -94,7 +95,7 @@ class RuleTable(list[ScopedRule]):
         found = index.candidates(rel)
         if settled is not None:
             found = {position for position in found if not settled(self[position])}
-        positions = sorted(p for p in found if self[p].pattern.match(rel) is not None)
+        positions = sorted(p for p in found if self[p].pattern.match(rel))
         if self._others:
             positions = sorted([*positions, *(i for i in self._others if match_other(self[i]))])
         matched = [self[i] for i in positions]

@@ -13,6 +13,11 @@ from jitctx.paths import is_inside, relative_posix
 
 GIT_STATUS = ("git", "--no-optional-locks", "status", "--porcelain", "-z", "-uall")
 GIT_TIMEOUT_S = 20.0
+# Each changed file is an early touch at startup (its directory chain walked, every rule asked): 20,000
+# untracked files cost seconds, past what a hook call may take (hook.deadline), and a start cut short
+# would be cut short again at every call. Past this many, the first ones (in path order) are signals; the
+# others load their rules when the agent touches them, as any file does.
+MAX_CHANGED_SIGNALS = 1000
 
 
 @dataclass(frozen=True)
@@ -54,12 +59,20 @@ def collect_signals(root: str, cwd_real: str, *, use_git: bool = True) -> Signal
     if changed is None:
         return Signals(marker, (), (warning,) if warning else ())
     inside: list[str] = []
+    top_real = os.path.realpath(top)
     for rel_to_top in changed:
-        real = os.path.join(os.path.realpath(top), *rel_to_top.split("/"))
+        real = os.path.join(top_real, *rel_to_top.split("/"))
         # Narrow to the cwd subtree: a change under src/ui must not pull the ui rules into website/.
         if is_inside(real, cwd_real) and is_inside(real, root):
             inside.append(relative_posix(real, root))
-    return Signals(marker, tuple(sorted(set(inside))))
+    found = sorted(set(inside))
+    if len(found) <= MAX_CHANGED_SIGNALS:
+        return Signals(marker, tuple(found))
+    warning = (
+        f"{len(found):,} changed files under the cwd; the first {MAX_CHANGED_SIGNALS:,} are startup signals, "
+        "the others load their rules when touched"
+    )
+    return Signals(marker, tuple(found[:MAX_CHANGED_SIGNALS]), (warning,))
 
 
 def git_changed(top: str, cwd: str) -> tuple[list[str] | None, str | None]:

@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from jitctx.config import Config
+from jitctx.frontmatter import ALIAS_PROBLEM
 from jitctx.govern.findings import Finding, finding
 from jitctx.govern.limits import file_warnings
 from jitctx.govern.lint_cursor import is_cursor_rule
@@ -34,7 +35,9 @@ def frontmatter_findings(file: InstructionFile, layout: SourceLayout) -> list[Fi
                 file.display,
                 _error_line(file.scope_error, layout),
                 f"{file.scope_error}; this rule is never injected",
-                f"fix the YAML between the --- lines; {_quote_fix(file, layout)}",
+                "write each glob out as a quoted string, without aliases (&name, *name)"
+                if ALIAS_PROBLEM in file.scope_error
+                else f"fix the YAML between the --- lines; {_quote_fix(file, layout)}",
             )
         )
     # Cursor's own format is the unquoted `globs: src/**, lib/**`: quoting would break it there.

@@ -27,6 +27,7 @@ from jitctx.model import InstructionFile, Load, LoadReason
 if TYPE_CHECKING:  # imported where used: the hook path loads only what an event needs
     from jitctx.clients.base import Client, Follower
     from jitctx.discovery.session import Session
+    from jitctx.hook.deadline import Deadline
     from jitctx.hook.event_context import EventContext
     from jitctx.hook.transcript_check import TranscriptCheck
     from jitctx.telemetry.store import EventStore
@@ -62,9 +63,17 @@ class Engine:
         self.ids: dict[str, Any] = {}  # the prompt and tool call ids of the event, for its records
         self.follower: Follower | None = None
         self._transcript: TranscriptCheck | None = None  # the event's, made on first use
+        self.deadline: Deadline | None = None  # the call's, when the transport set one (pipeline.respond)
+
+    def settle(self) -> None:
+        """The outcome is decided and starts being written (an event record, the answer): the deadline
+        stops here, so that no record is left without its answer nor an answer without its record."""
+        if self.deadline is not None:
+            self.deadline.stop()
 
     def _hand_over(self, result: Answer) -> Answer:
         """Deliver `result` before the session state is saved (called inside the open session)."""
+        self.settle()
         if self.deliver is not None:
             self.handed_over = True
             self.deliver(result)  # raising here leaves the saved state as it was

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
     from jitctx.clients.base import Client
     from jitctx.clients.event import HookEvent
+    from jitctx.hook.engine import Engine
 
 
 def respond(
@@ -45,11 +46,13 @@ def respond(
     environ: Mapping[str, str] | None = None,
     problem: str | None = None,
     origin_pid: int | None = None,
+    deadline_s: float | None = None,
 ) -> dict[str, Any]:
     """The answer to one hook event given as raw JSON; `{}` when there is nothing to add or on error.
     `problem` is a transport's reason not to read the event at all (stdin unreadable, too large);
     `origin_pid` a process below the client's (a process hook's parent), for a client that tells its
-    release from its own process."""
+    release from its own process; `deadline_s` what the engine's decision may take before the answer is
+    `{}` instead (`hook.deadline`)."""
     name = client if isinstance(client, str) else client.name
     engine = None
     try:
@@ -73,9 +76,9 @@ def respond(
                 state_dir=Path(state_dir), home=home, use_git=use_git, environ=environ, origin_pid=origin_pid
             )
             engine = Engine(client, env, deliver)
-            result = engine.answer(event)
+            result = _answer_in_time(engine, event, deadline_s)
     except Exception as exc:  # the hook contract: log it, answer {}, never block the agent
-        message = str(exc) if isinstance(exc, _Unread) else f"{type(exc).__name__}: {exc}"
+        message = str(exc) if isinstance(exc, (_Unread, _OutOfTime)) else f"{type(exc).__name__}: {exc}"
         log_problem(state_dir, name, message)
         if report is not None:
             report(f"jitctx hook {name}: {' '.join(message.split())} (answered {{}})")
@@ -90,6 +93,38 @@ def respond(
 
 class _Unread(Exception):
     """The transport could not read the event; logged as it says."""
+
+
+def _answer_in_time(engine: Engine, event: HookEvent, seconds: float | None) -> dict[str, Any]:
+    """The engine's answer, or `_OutOfTime` when its decision ran past `seconds` (then nothing was
+    handed over and the session state is as it was: see `hook.deadline`)."""
+    if seconds is None:
+        return engine.answer(event)
+    from jitctx.hook.deadline import Deadline, DeadlinePassed
+
+    try:
+        with Deadline(seconds) as deadline:
+            engine.deadline = deadline
+            return engine.answer(event)
+    except DeadlinePassed as exc:
+        raise _OutOfTime(f"{exc} ({event.name}{_where(exc)}); the session state is as it was") from None
+
+
+class _OutOfTime(Exception):
+    """The engine's decision ran past the deadline; logged, and answered `{}`."""
+
+
+def _where(exc: BaseException) -> str:
+    """`, in FILE:LINE (FUNCTION)`: where the work was when the deadline rang."""
+    import traceback
+
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if not f.filename.endswith("deadline.py")]
+    if not frames:
+        return ""
+    last = frames[-1]  # the frame the timer interrupted
+    path = last.filename.replace("\\", "/")
+    short = path.split("/site-packages/")[-1].split("/src/")[-1]
+    return f", in {short}:{last.lineno} ({last.name})"
 
 
 def parse(client: Client, raw: bytes | str | None) -> HookEvent:
