@@ -4,7 +4,6 @@ home, the checkout), which a teammate's hook would not find, and how to fix it."
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -16,17 +15,8 @@ from jitctx.clients.doctor_kit import machine_specific
 
 
 @pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = tmp_path / "proj"
-    (root / ".git").mkdir(parents=True)
-    monkeypatch.chdir(root)
-    monkeypatch.setenv("JITCTX_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("JITCTX_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.delenv("VIRTUAL_ENV", raising=False)
-    monkeypatch.delenv("CODEX_HOME", raising=False)
-    (tmp_path / "state").mkdir(mode=0o700)
-    monkeypatch.setenv("PATH", os.path.dirname(sys.executable))
-    return root
+def project(committed_project: Path) -> Path:
+    return committed_project
 
 
 def venv_jitctx(venv: Path) -> Path:

@@ -8,7 +8,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,17 +18,8 @@ from jitctx.clients.settings_file import guard
 
 
 @pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = tmp_path / "proj"
-    (root / ".git").mkdir(parents=True)
-    monkeypatch.chdir(root)
-    monkeypatch.setenv("JITCTX_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("JITCTX_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.delenv("VIRTUAL_ENV", raising=False)
-    monkeypatch.delenv("CODEX_HOME", raising=False)
-    (tmp_path / "state").mkdir(mode=0o700)
-    monkeypatch.setenv("PATH", os.path.dirname(sys.executable))  # this jitctx, for install
-    return root
+def project(committed_project: Path) -> Path:
+    return committed_project
 
 
 def no_jitctx_on_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
