@@ -200,3 +200,35 @@ def test_a_claude_md_named_as_a_codex_fallback_beside_agents_md_is_still_sent(
     touch = codex_event(services, "PostToolUse", tool_name="Bash", tool_input={"command": "touch svc/a/x.py"})
     sent = answers.sent(call_hook("codex", touch, use_git=False, environ=environ))
     assert sorted(sent) == ["svc/a/AGENTS.md", "svc/a/CLAUDE.md"]
+
+
+@pytest.mark.parametrize("client", ["codex", "qwen-code"])
+def test_an_agents_md_the_client_loads_itself_is_not_sent_as_an_import(
+    tree: Any, call_hook: Any, answers: Any, client: str
+) -> None:
+    """A root CLAUDE.md that only imports AGENTS.md: the client loads AGENTS.md itself at start, so the
+    import brings nothing (it was sent, or named as a file to read, in every session)."""
+    root: Path = tree(
+        {
+            ".git/HEAD": "x\n",
+            "CLAUDE.md": "All working instructions live in @AGENTS.md\n",
+            "AGENTS.md": "# The one guide\nUse tabs.\n",
+            "src/a.py": "",
+        }
+    )
+    start = call_hook(client, codex_event(root, "SessionStart", source="startup"), use_git=False)
+    assert answers.sent(start) == ["CLAUDE.md"]  # its own line still arrives, naming the import
+    assert "Use tabs." not in str(start) and "Read " not in str(start)
+
+
+@pytest.mark.parametrize("client", ["codex", "qwen-code"])
+def test_a_claude_md_linked_to_the_agents_md_the_client_loads_is_not_sent(
+    tree: Any, call_hook: Any, answers: Any, client: str
+) -> None:
+    """`CLAUDE.md -> AGENTS.md`: one file under two names. The client loads it as AGENTS.md at start, so
+    jitctx, which found it as CLAUDE.md, sends nothing."""
+    root: Path = tree({".git/HEAD": "x\n", "AGENTS.md": "# The one guide\nUse tabs.\n", "src/a.py": ""})
+    (root / "CLAUDE.md").symlink_to("AGENTS.md")
+    start = call_hook(client, codex_event(root, "SessionStart", source="startup"), use_git=False)
+    assert answers.sent(start) == []
+    assert "Use tabs." not in str(start)

@@ -8,7 +8,8 @@ jitctx discovers with its own profile (every format), then asks a host profile w
   after the tool calls it follows: which those are, the client's `Follower` says (for Claude Code it
   depends on the release). After anything else jitctx sends them. A host without `native_jit` never
   loads nested files, so everything beyond its startup files goes out;
-* an `@import` is native exactly when the file that imports it is.
+* an `@import` is native when the file that imports it is, or when its own place is the host's (a
+  CLAUDE.md that imports AGENTS.md, for a host that reads AGENTS.md).
 
 Only names and places are compared, never contents: the profile is the single place that knows a host.
 """
@@ -16,6 +17,7 @@ Only names and places are compared, never contents: the profile is the single pl
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 from jitctx.model import InstructionFile, Load, LoadReason, Tier
 from jitctx.paths import is_inside, relative_posix
@@ -182,15 +184,28 @@ class HostFiles:
         displays so that imports of a native file count as native too (pass the same set for one
         batch)."""
         file = load.file
+        own = self._held_by_place(file, followed)
         if load.reason is LoadReason.INCLUDE and load.parent is not None:
-            held = load.parent in native_parents or self._display_native(load.parent, followed)
-        elif followed is None:
-            held = self.at_startup(file)
+            # Native through its importer, or by its own place: a host that reads AGENTS.md but not the
+            # CLAUDE.md importing it already holds the import, so it brings nothing the host lacks.
+            held = own or load.parent in native_parents or self._display_native(load.parent, followed)
         else:
-            held = self.after_tool(file, followed)
+            held = own
         if held:
             native_parents.add(file.display)
         return held
+
+    def _held_by_place(self, file: InstructionFile, followed: bool | None) -> bool:
+        """Does the host hold this file by its own place, under this name or, for a link inside the
+        project, under the name of the file it links to (`CLAUDE.md -> AGENTS.md`: one file, which a host
+        that reads AGENTS.md holds whatever jitctx found it as)?"""
+        if self.at_startup(file) if followed is None else self.after_tool(file, followed):
+            return True
+        real = os.path.realpath(file.path)
+        if real == file.path or not is_inside(real, self.root):
+            return False
+        target = replace(file, path=real, display=relative_posix(real, self.root))
+        return self.at_startup(target) if followed is None else self.after_tool(target, followed)
 
     def _display_native(self, display: str, followed: bool | None) -> bool:
         """Nativeness of an importing file known only by its display path (loaded in an earlier call)."""
