@@ -58,14 +58,18 @@ HARNESSES: dict[str, Callable[[cl.Clients, Path], Runs]] = {
 
 
 def without_jitctx(monkeypatch: pytest.MonkeyPatch) -> None:
-    """From here on every client starts with a PATH that holds no `jitctx` (the venv's bin left out);
-    the fixture repository was installed before, by this checkout's jitctx."""
+    """From here on every client starts with a PATH that holds no `jitctx`: this checkout's venv and any
+    other folder with one (another checkout's venv, a pipx install) are left out. The fixture repository
+    was installed before, by this checkout's jitctx."""
     made = cl.base_env
-    venv_bin = os.path.realpath(cl.VENV_BIN)
 
     def env(home: Path, state_dir: Path) -> dict[str, str]:
         environ = made(home, state_dir)
-        kept = [p for p in environ["PATH"].split(os.pathsep) if p and os.path.realpath(p) != venv_bin]
+        kept = [
+            p
+            for p in environ["PATH"].split(os.pathsep)
+            if p and not os.access(os.path.join(p, "jitctx"), os.X_OK)
+        ]
         environ["PATH"] = os.pathsep.join(kept)
         assert shutil.which("jitctx", path=environ["PATH"]) is None, environ["PATH"]
         return environ
