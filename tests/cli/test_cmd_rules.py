@@ -197,3 +197,23 @@ def test_a_file_an_agent_never_reads_says_when_its_hook_sends_it(
     assert reading["note"] == "not by itself; jitctx's hook sends it: start"
     [cursor] = by_path(rules_json(capsys, "--agent", "cursor"))["CLAUDE.md"]["agents"]
     assert (cursor["when"], cursor["note"]) == ("never", None)
+
+
+def test_a_link_to_a_file_the_agent_reads_is_not_said_to_be_sent(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`CLAUDE.md -> AGENTS.md`: Codex reads the file as AGENTS.md and its hook sends nothing for the
+    link; `rules` says the same as the hook."""
+    root = tmp_path / "linked"
+    write_tree(root, {"AGENTS.md": "# The one guide\n", "src/a.py": ""})
+    (root / "CLAUDE.md").symlink_to("AGENTS.md")
+    git_init(root)
+    [reading] = by_path(rules_json(capsys, "--root", str(root), "--agent", "codex"))["CLAUDE.md"]["agents"]
+    assert reading["when"] == "never" and "hook sends nothing" in reading["note"]
+    start = {"session_id": "cx", "transcript_path": None, "cwd": str(root), "hook_event_name": "SessionStart",
+             "source": "startup", "model": "m", "permission_mode": "default"}  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "jitctx", "hook", "codex"], input=json.dumps(start), capture_output=True,
+        text=True, timeout=60, check=False, env={**os.environ, "JITCTX_STATE_DIR": str(tmp_path / "state")},
+    )  # fmt: skip
+    assert json.loads(done.stdout) == {}

@@ -109,7 +109,17 @@ def rules_table(
         )
         if hooked & {r.agent for r in readings if r.when == NEVER}:
             sent = reading_of(every, read_by[every.name].get(path), declared, root, folder, counter)
-            readings = tuple(_sent_by_the_hook(r, sent) if r.agent in hooked else r for r in readings)
+            # A link to a file the agent reads (`CLAUDE.md -> AGENTS.md`) is that file: the hook holds it
+            # as the agent's own and sends nothing (hook.host_files, `_held_by_place`).
+            real = os.path.realpath(path)
+            readings = tuple(
+                r
+                if r.agent not in hooked
+                else _read_through_link(r, read_by[r.agent][real])
+                if real != path and real in read_by[r.agent]
+                else _sent_by_the_hook(r, sent)
+                for r in readings
+            )
         rows.append(
             RuleRow(
                 path=declared.display,
@@ -126,6 +136,16 @@ def rules_table(
     return RulesTable(
         tuple(rows), tuple(p.name for p in profiles), tuple(skipped.values()), counter.files, listed_by
     )
+
+
+def _read_through_link(reading: Reading, target: InstructionFile) -> Reading:
+    """An agent's NEVER for a link to a file the agent reads itself: the hook sends nothing for it."""
+    if reading.when != NEVER:
+        return reading
+    note = (
+        f"not under this name; it reads the file this links to, {target.display}, and the hook sends nothing"
+    )
+    return Reading(reading.agent, NEVER, note=note)
 
 
 def _sent_by_the_hook(reading: Reading, sent: Reading) -> Reading:
