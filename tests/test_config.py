@@ -94,3 +94,20 @@ def test_layers_routes_and_budgets_are_parsed() -> None:
 def test_an_unknown_agent_is_an_error() -> None:
     with pytest.raises(ConfigError, match="'agent' is 'nonsense', not a profile"):
         parse_config({"agent": "nonsense"}, "x.toml")
+
+
+def test_holding_writes_is_on_by_default_and_switchable_per_agent() -> None:
+    assert parse_config({}, "x").holds_writes("codex") is True
+    config = parse_config(
+        {"hold": {"writes": False, "codex": {"writes": True}, "gemini": {"writes": True}}}, "x"
+    )
+    assert (config.holds_writes("claude-code"), config.holds_writes("codex")) == (False, True)
+    assert config.holds_writes("gemini-cli") is True  # an alias names the same agent
+
+
+def test_hold_settings_are_checked() -> None:
+    with pytest.raises(ConfigError, match=r"hold\.writes"):
+        parse_config({"hold": {"writes": "no"}}, "x")
+    config = parse_config({"hold": {"vim": {"writes": False}, "codex": {"writes": True, "reads": 1}}}, "x")
+    assert any("'hold.vim' names no profile" in w for w in config.warnings)
+    assert any("hold.codex.reads" in w for w in config.warnings)

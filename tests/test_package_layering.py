@@ -81,3 +81,75 @@ def test_the_core_imports_no_edge() -> None:
 def test_the_check_sees_a_cycle() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}}
     assert "a" in reachable(graph, "c") and "c" in reachable(graph, "a")
+
+
+def test_the_core_names_no_edge_module_in_a_string() -> None:
+    """No `importlib.import_module("jitctx.clients...")` either: the core learns of the live clients
+    only through `jitctx.live_clients`, which the package facade provides."""
+    offenders = []
+    for source in PACKAGE.rglob("*.py"):
+        if source == PACKAGE / "__init__.py" or unit_of(source) in EDGES | ENTRY:
+            continue
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                if any(node.value.startswith(f"jitctx.{edge}") for edge in EDGES):
+                    offenders.append(f"{source.relative_to(PACKAGE)}: {node.value!r}")
+    assert offenders == []
+
+
+def _runtime_imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
+    """The import statements that run (those under `if TYPE_CHECKING:` do not)."""
+    found: list[ast.Import | ast.ImportFrom] = []
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if (
+                isinstance(child, ast.If)
+                and isinstance(child.test, ast.Name)
+                and child.test.id == "TYPE_CHECKING"
+            ):
+                for other in child.orelse:
+                    visit_one(other)
+                continue
+            visit_one(child)
+
+    def visit_one(child: ast.AST) -> None:
+        if isinstance(child, ast.Import | ast.ImportFrom):
+            found.append(child)
+        visit(child)
+
+    visit(tree)
+    return found
+
+
+def _module_name(source: Path) -> str:
+    parts = source.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _concept(module: str) -> str:
+    """A live client's folder is one concept (`jitctx.clients.codex.*`); any other module is its own."""
+    parts = module.split(".")
+    if len(parts) >= 3 and parts[1] == "clients" and (PACKAGE / "clients" / parts[2]).is_dir():
+        return ".".join(parts[:3])
+    return module
+
+
+def test_no_import_cycle_between_modules_of_different_concepts() -> None:
+    """Two modules that import each other are one concept cut in two (an import under TYPE_CHECKING does
+    not count: it never runs)."""
+    modules = {_module_name(source): source for source in PACKAGE.rglob("*.py")}
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, source in modules.items():
+        for node in _runtime_imports(ast.parse(source.read_text(encoding="utf-8"))):
+            targets = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                targets = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+            graph[name].update(t for t in targets if t in modules and t not in (name, "jitctx"))
+    cycles = sorted(
+        f"{a} <-> {b}"
+        for a in graph
+        for b in reachable(graph, a)
+        if a < b and _concept(a) != _concept(b) and a in reachable(graph, b)
+    )
+    assert cycles == []

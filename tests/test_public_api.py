@@ -40,9 +40,12 @@ def test_a_harness_needs_no_deep_import() -> None:
 
 
 def test_importing_the_package_imports_nothing_else() -> None:
-    code = "import sys, jitctx; print(sorted(m for m in sys.modules if m.startswith('jitctx')))"
+    """Only the slot through which the facade tells the core of the live clients (`live_clients`)."""
+    code = (
+        "import sys, jitctx; print(sorted(m for m in sys.modules if m.startswith('jitctx') or m == 'typing'))"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "['jitctx']"
+    assert done.stdout.strip() == "['jitctx', 'jitctx.live_clients']"
 
 
 def test_the_readme_lists_exactly_the_public_surface() -> None:
@@ -51,3 +54,21 @@ def test_the_readme_lists_exactly_the_public_surface() -> None:
     listed = {line.split("`")[1] for line in section.splitlines() if line.startswith("| `")}
     assert listed == set(jitctx.__all__) - {"__version__"}
     assert Path(jitctx.__file__).name == "__init__.py"
+
+
+def test_affected_paths_reads_a_client_s_own_tools() -> None:
+    """Issue #29: any caller can ask what a live client's tool call touches, under the client's own tool
+    names and fields (Copilot CLI's `view` of `path`); without a client, any name jitctx knows."""
+    import pytest
+
+    from jitctx import JitctxError, affected_paths
+
+    view = {"path": "/p/src/ui/Footer.tsx"}
+    assert affected_paths("view", view, client="copilot-cli") == ("/p/src/ui/Footer.tsx",)
+    assert affected_paths("view", view) == ("/p/src/ui/Footer.tsx",)
+    assert affected_paths("view", view, client="claude-code") == ()  # not a Claude Code tool
+    assert affected_paths("read", {"filePath": "a.ts"}, client="opencode") == ("a.ts",)
+    assert affected_paths("Bash", {"command": "touch x", "workdir": "w"}, client="codex") == ("w/x",)
+    assert affected_paths("run_shell_command", {"command": "touch x"}, client="gemini") == ("x",)  # an alias
+    with pytest.raises(JitctxError, match="unknown client 'vim'"):
+        affected_paths("read", {"file_path": "a.ts"}, client="vim")

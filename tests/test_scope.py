@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jitctx.scope import ScopeError, compile_scope, scope_matches, static_prefix
+from jitctx.scope import ScopeError, compile_scope, literal_prefix, scope_matches, static_prefix
 
 BUN_SEED_ROWS = [
     ("src/ui/**", "src/ui", False),
@@ -60,8 +60,19 @@ def test_bun_dialect(pattern: str, path: str, expected: bool) -> None:
 GITIGNORE_ROWS = [
     # Claude Code matches `paths:` with the npm `ignore` package: gitignore rules.
     ("*.py", "tools/gen.py", True),  # a slash-less pattern matches at any depth
-    ("src/ui/**", "src/ui/", False),  # the directory itself is not "inside" it
+    # Claude Code 2.1.332 drops a trailing `/**` first: `src/ui` matches the directory marker too, and
+    # `docs` (no inner slash left) a `docs` folder at any depth.
+    ("src/ui/**", "src/ui/", True),
+    ("src/ui/**", "src/uix/a.ts", False),
+    ("docs/**", "pkg/docs/a.md", True),
+    ("docs/**", "pkg/docsx/a.md", False),
     ("src/ui/**", "src/ui/Badge.tsx", True),
+    # any case, as the `ignore` package's default `ignorecase`
+    ("src/*.TS", "src/a.ts", True),
+    ("SRC/UI/**", "src/ui/Badge.tsx", True),
+    ("src/[A-C]x.md", "src/bX.md", True),
+    ("src/[!a]x.md", "src/Ax.md", False),
+    ("Ézé/*.md", "ézé/a.md", True),
     ("src/{a,b}/x.ts", "src/a/x.ts", True),  # Claude Code expands braces first (tests/test_scope_braces.py)
     ("internal/service/**/*.go", "internal/service/policy/arbiter.go", True),
     ("src/api/**/*.ts", "src/ui/Button.tsx", False),
@@ -79,12 +90,53 @@ def test_gitignore_negation_excludes() -> None:
     assert not scope_matches(regex, "src/gen/a.ts")
 
 
-@pytest.mark.parametrize(
-    ("pattern", "path", "expected"),
-    [("*.py", "tools/gen.py", False), ("**/*.py", "tools/gen.py", True), ("src/*", "src/a.ts", True)],
-)
-def test_copilot_star_is_one_level(pattern: str, path: str, expected: bool) -> None:
+COPILOT_ROWS = [
+    # Copilot CLI 1.0.102 (globset): a glob without `/` is the file name, at any depth
+    ("*.py", "tools/gen.py", True),
+    ("*.ts", "src/a.ts", True),
+    ("Header.tsx", "src/ui/Header.tsx", True),
+    # with a `/`, `*` stays in one directory and `**` spans them
+    ("src/*", "src/a.ts", True),
+    ("src/*.ts", "src/ui/a.ts", False),
+    ("src/**/*.ts", "src/ui/a.ts", True),
+    ("**/*.py", "tools/gen.py", True),
+    ("./src/*.ts", "src/a.ts", True),
+    # braces expand, each alternative by its own shape; case counts
+    ("{src/*.ts,*.md}", "docs/x/a.md", True),
+    ("{src/*.ts,*.md}", "lib/a.ts", False),
+    ("*.ts", "src/a.TS", False),
+]
+
+
+@pytest.mark.parametrize(("pattern", "path", "expected"), COPILOT_ROWS)
+def test_copilot_dialect(pattern: str, path: str, expected: bool) -> None:
     assert scope_matches(compile_scope((pattern,), "copilot"), path) is expected
+
+
+@pytest.mark.parametrize(("pattern", "path"), [("src/*.TS", "src/a.ts"), ("SRC/a.ts", "src/a.ts")])
+@pytest.mark.parametrize(("dialect", "expected"), [("gitignore", True), ("bun", False), ("copilot", False)])
+def test_only_claude_codes_dialect_ignores_case(
+    pattern: str, path: str, dialect: str, expected: bool
+) -> None:
+    assert scope_matches(compile_scope((pattern,), dialect), path) is expected
+
+
+@pytest.mark.parametrize(
+    ("pattern", "dialect", "prefix"),
+    [
+        ("src/ui/**/*.tsx", "bun", "src/ui/"),
+        ("src/a.ts", "bun", "src/a.ts"),
+        ("*.py", "bun", ""),
+        ("*.py", "gitignore", ""),  # any depth
+        ("docs/**", "gitignore", ""),  # `docs` once its trailing `/**` is dropped: any depth
+        ("src/ui/**", "gitignore", "src/ui"),
+        ("/src/*.ts", "gitignore", "src/"),
+        ("*.ts", "copilot", ""),  # the file name, any depth
+        ("src/*.ts", "copilot", "src/"),
+    ],
+)
+def test_literal_prefix(pattern: str, dialect: str, prefix: str) -> None:
+    assert literal_prefix(pattern, dialect) == prefix
 
 
 def test_several_patterns_are_one_regex() -> None:

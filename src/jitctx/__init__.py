@@ -8,7 +8,7 @@ The names are imported on first use, so `import jitctx` stays cheap on the hook 
     PromptAssembler                  a system prompt with a cache boundary that keeps the JIT blocks
     Startup, Discovery, Load,        what a startup or a discovery loaded and why (frozen records)
     InstructionFile, LoadReason, Tier
-    affected_paths                   the paths a tool call touches, by tool name and input
+    affected_paths                   the paths a tool call touches, by tool name and input (and client)
     get_profile, profile_names       what each agent reads (`--agent`)
     hook_answer                      one hook event of a live client in, its answer out (never raises)
     JitctxError                      the one base error
@@ -51,22 +51,42 @@ _LAZY = {
     "Tier": ("jitctx.model", "Tier"),
     "JitctxError": ("jitctx.errors", "JitctxError"),
     "PromptAssembler": ("jitctx.assemble", "PromptAssembler"),
-    "affected_paths": ("jitctx.touched", "affected_paths"),
+    "affected_paths": ("jitctx.clients.all_clients", "affected_paths"),
     "get_profile": ("jitctx.profiles", "get_profile"),
     "profile_names": ("jitctx.profiles", "profile_names"),
     "hook_answer": ("jitctx.hook.pipeline", "respond"),
 }
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from jitctx.assemble import PromptAssembler
+    from jitctx.clients.all_clients import affected_paths
     from jitctx.config import Config
     from jitctx.discovery.session import Session
     from jitctx.errors import JitctxError
     from jitctx.hook.pipeline import respond as hook_answer
+    from jitctx.live_clients import LiveClient
     from jitctx.model import Discovery, InstructionFile, Load, LoadReason, Startup, Tier
     from jitctx.profiles import get_profile, profile_names
     from jitctx.project import Project
-    from jitctx.touched import affected_paths
+
+
+def _live_clients() -> Sequence[LiveClient]:
+    """The live clients' registry, for the core's lookups by name (`jitctx.live_clients`): the facade
+    wires the edge into the core, so that no core module imports it."""
+    from jitctx.clients import all_clients
+
+    return list(all_clients.every())
+
+
+def _wire() -> None:
+    from jitctx import live_clients
+
+    live_clients.provide(_live_clients)
+
+
+_wire()
 
 
 def __getattr__(name: str) -> object:

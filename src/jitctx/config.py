@@ -54,11 +54,19 @@ class Config:
     routes: tuple[Route, ...] = ()
     # [send.AGENT] skip = [globs]: files (root-relative paths) a hook never sends to that agent
     send_skip: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # [hold] writes = BOOL, [hold.AGENT] writes = BOOL: hold back a write whose rules the model has not
+    # seen (a deny on the client's pre-tool event, once), for every agent and per agent
+    hold_writes: bool = True
+    hold_writes_for: tuple[tuple[str, bool], ...] = ()
     warnings: tuple[str, ...] = field(default=())
 
     def skipped_for(self, agent: str) -> tuple[str, ...]:
         """The globs of files a hook must not send to `agent` (`[send.AGENT] skip`)."""
         return next((globs for name, globs in self.send_skip if name == agent), ())
+
+    def holds_writes(self, agent: str) -> bool:
+        """Does the hook hold back a write of `agent` whose rules are not in its context yet?"""
+        return next((on for name, on in self.hold_writes_for if name == agent), self.hold_writes)
 
 
 @dataclass(frozen=True)
@@ -92,6 +100,7 @@ _TOP_KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "budgets": (list, '[[budgets]] layers = ["L0", "L1"]  max_bytes = 57344'),
     "routes": (list, '[[routes]] triggers = ["release"]  file = "docs/release.md"'),
     "send": (dict, '[send.claude-code] skip = [".cursor/rules/**"]'),
+    "hold": (dict, "[hold] writes = false"),
 }
 _IMPORT_KEYS: dict[str, tuple[type, str]] = {
     "allow_outside": (bool, "allow_outside = true"),
@@ -270,8 +279,36 @@ def parse_config(data: dict[str, Any], source: str, user: UserConfig | None = No
         combined_budgets=_parse_budgets(data.get("budgets", []), source),
         routes=_parse_routes(data.get("routes", []), source),
         send_skip=_parse_send(data.get("send", {}), source, warnings),
+        **_parse_hold(data.get("hold", {}), source, warnings),
         warnings=tuple(warnings),
     )
+
+
+def _parse_hold(table: dict[str, Any], source: str, warnings: list[str]) -> dict[str, Any]:
+    """`[hold] writes = BOOL` and `[hold.AGENT] writes = BOOL` (a profile name): whether a write whose
+    rules the model has not seen is held back once."""
+    from jitctx.profiles import PROFILES
+
+    every = table.get("writes", True)
+    _check(source, "hold.writes", every, bool, "[hold] writes = false")
+    per_agent: list[tuple[str, bool]] = []
+    for key, entry in table.items():
+        if key == "writes":
+            continue
+        where = f"hold.{key}"
+        if not isinstance(entry, dict):
+            warnings.append(f"{source}: unknown key '{where}' ignored; known: writes, [hold.AGENT] writes")
+            continue
+        unknown = sorted(set(entry) - {"writes"})
+        if unknown:
+            warnings.append(f"{source}: unknown key '{where}.{unknown[0]}' ignored; known: writes")
+        on = entry.get("writes", every)
+        _check(source, f"{where}.writes", on, bool, f"[{where}] writes = false")
+        if key not in PROFILES:
+            warnings.append(f"{source}: '{where}' names no profile; choose one of: {', '.join(PROFILES)}")
+            continue
+        per_agent.append((PROFILES.aliases().get(key, key), on))
+    return {"hold_writes": every, "hold_writes_for": tuple(per_agent)}
 
 
 def _parse_send(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from jitctx.errors import UsageError
@@ -23,6 +23,10 @@ class RulesDir:
     # Also read in subdirectories (`pkg/.claude/rules`): such a rule belongs to the directory that holds the
     # folder, loads when that directory is walked, and its scope is relative to that directory.
     nested: bool = False
+    # How the agent of this format matches the folder's globs (`jitctx.scope.DIALECTS`), whichever agent
+    # receives the rule: the folder decides what a glob means, the receiving profile only whether and
+    # when the file reaches its agent.
+    dialect: str = "bun"
 
 
 @dataclass(frozen=True)
@@ -76,12 +80,17 @@ class Profile:
     # Scope keys the agent reads as comma-separated text, not YAML (Cursor's `globs`): a YAML list there is
     # one literal pattern to it, matching no file.
     text_scope_keys: tuple[str, ...] = ()
+    # Rule files (by suffix) that the agent loads whole at start when they declare no scope, where their
+    # format applies them only on request (Copilot CLI: an `.instructions.md` without `applyTo`).
+    unscoped_rules_load: tuple[str, ...] = ()
+    # (key, glob) pairs of a scope that the agent reads as every file and loads whole at start, not on a
+    # touch (Copilot CLI: `applyTo: "**"`). A scope is such only when every one of its globs is.
+    whole_scopes: tuple[tuple[str, str], ...] = ()
     max_bytes: int = 64 * KIB
     # "jitctx": drop the broadest files first, cut the most specific; "root-first" (Codex's): keep from the
     # root down, cut the file that crosses the limit, drop the rest
     truncation: str = "jitctx"
     render: str = "plain"  # "claude", "agents-md", "plain" or "dsh" (assemble.render.STYLES)
-    glob_dialect: str = "bun"  # "bun", "gitignore" or "copilot"
     imports: bool = True
     # Per directory, only the first existing candidate counts (Codex: AGENTS.override.md wins over AGENTS.md).
     first_match_per_dir: bool = False
@@ -91,6 +100,9 @@ class Profile:
     alternatives: tuple[tuple[str, ...], ...] = ()
     # Does the agent discover nested files by itself while it works?
     native_jit: bool = True
+    # Does an agent without that (`native_jit` False) still load its scoped rules-folder files itself after
+    # the tool calls it follows (Qwen Code's conditional `.qwen/rules`)?
+    rules_after_tool: bool = False
     # File names the agent already loads on its own; a hook must not send them again.
     native_files: tuple[str, ...] = ()
     # Directory files whose frontmatter scope the agent ignores: they load on any touch of their subtree.
@@ -101,6 +113,10 @@ class Profile:
     # (its hook events show each use; "" when none is seen).
     skill_dirs: tuple[str, ...] = (".claude/skills", ".agents/skills", ".gemini/skills")
     skill_tool: str = ""
+    # How the agent reads a SKILL.md whose frontmatter is not valid YAML (`description: Use when: x`):
+    # "yaml" skips the skill, as the Agent Skills spec reads it; "recover" reads its `key: value` lines
+    # by a recovery of its own and lists the skill (govern.skills.lists).
+    skill_frontmatter: str = "yaml"
     # Whose `max_bytes` is and whether the agent itself cuts its startup files there. Codex stops at its
     # `project_doc_max_bytes`; an agent that loads every file whole keeps `max_bytes` as jitctx's own
     # model of a budget (render, explain), which says nothing about what that agent drops.
@@ -128,6 +144,20 @@ class Profile:
     def limits_for(self, applies_to: str) -> tuple[SizeLimit, ...]:
         return tuple(limit for limit in self.size_limits if limit.applies_to == applies_to)
 
+    def scope_is_whole(self, key: str, patterns: Sequence[str]) -> bool:
+        """Does this agent load a rule scoped by `key: patterns` at start, as if it had no scope?"""
+        return bool(patterns) and all((key, pattern) in self.whole_scopes for pattern in patterns)
+
+    def dialect_for(self, path: str) -> str:
+        """The glob dialect of the file at `path` (absolute or relative, native or POSIX): that of the
+        rules folder of this profile it lies in (`RulesDir.dialect`), else jitctx's own, "bun". By the
+        path, not by how the file was listed: a rule read again by its path means what it meant."""
+        posix = "/" + path.replace(os.sep, "/")
+        for folder in (*self.rules_dirs, *self.user_rules_dirs):
+            if f"/{folder.path}/" in posix and posix.endswith(folder.suffix):
+                return folder.dialect
+        return "bun"
+
     def ignores_scope(self, path: str, from_rules_dir: bool) -> bool:
         """Does this agent load the file at `path` whatever scope its frontmatter declares?"""
         if from_rules_dir:
@@ -139,11 +169,30 @@ class Profile:
 # The managed (organisation-wide) CLAUDE.md places.
 MANAGED_FILES = ("/etc/claude-code/CLAUDE.md", "/Library/Application Support/ClaudeCode/CLAUDE.md")
 SCOPE_KEYS = ("paths", "globs", "applyTo", "fileMatchPattern")
+# Every skills folder a live client reads (each declares its own in its profile's `skill_dirs`; a test
+# keeps this the union): the default profile's, and where a file belongs to a skill (`skill_paths`).
+SKILL_DIRS = (
+    ".claude/skills",
+    ".agents/skills",
+    ".gemini/skills",
+    ".github/skills",
+    ".qwen/skills",
+    ".opencode/skills",
+    ".opencode/skill",
+)
 
-CLAUDE_RULES = RulesDir(".claude/rules", ".md", nested=True)
-CURSOR_RULES = RulesDir(".cursor/rules", ".mdc", nested=True)
-COPILOT_RULES = RulesDir(".github/instructions", ".instructions.md")
-KIRO_RULES = RulesDir(".kiro/steering", ".md")
+# Each format's glob dialect (jitctx.scope):
+# - Claude Code matches `.claude/rules` globs with the npm `ignore` package (gitignore rules, any case),
+#   after expanding braces and dropping a trailing `/**` (its 2.1.332 bundle).
+# - Copilot's `applyTo`, as Copilot CLI 1.0.102 matches it (globset: a glob without `/` matches the file
+#   name at any depth).
+# - Cursor's `globs`: no source here establishes how Cursor matches them (it is no live client, and
+#   cursor.com/docs/rules gives examples, not semantics), so they keep jitctx's own dialect.
+# - Kiro's `fileMatchPattern`: likewise unmeasured; jitctx's own dialect.
+CLAUDE_RULES = RulesDir(".claude/rules", ".md", nested=True, dialect="gitignore")
+CURSOR_RULES = RulesDir(".cursor/rules", ".mdc", nested=True, dialect="bun")
+COPILOT_RULES = RulesDir(".github/instructions", ".instructions.md", dialect="copilot")
+KIRO_RULES = RulesDir(".kiro/steering", ".md", dialect="bun")
 
 FORMAT_PROFILES: dict[str, Profile] = {
     p.name: p
@@ -167,6 +216,7 @@ FORMAT_PROFILES: dict[str, Profile] = {
             user_rules_dirs=(CLAUDE_RULES,),
             managed_files=MANAGED_FILES,
             scope_keys=SCOPE_KEYS,
+            skill_dirs=SKILL_DIRS,
         ),
         Profile(
             name="dsh",
@@ -193,7 +243,6 @@ FORMAT_PROFILES: dict[str, Profile] = {
             root_files=(".github/copilot-instructions.md",),
             rules_dirs=(COPILOT_RULES,),
             scope_keys=("applyTo",),
-            glob_dialect="copilot",
             imports=False,
         ),
     )
@@ -204,8 +253,8 @@ DEFAULT_PROFILE = "jitctx"
 
 class _AllProfiles(Mapping[str, Profile]):
     """The format profiles above, then one per live client. A live client declares its profile in its
-    own folder (jitctx.clients); the registry is imported by name only when a lookup needs it, so this
-    module names no client and the core imports none."""
+    own folder (jitctx.clients) and reaches this module through `jitctx.live_clients`, so this module
+    names no client and the core imports none."""
 
     def __init__(self) -> None:
         self._all: dict[str, Profile] | None = None
@@ -213,12 +262,11 @@ class _AllProfiles(Mapping[str, Profile]):
 
     def _load(self) -> dict[str, Profile]:
         if self._all is None:
-            import importlib
+            from jitctx.live_clients import every
 
-            registry = importlib.import_module("jitctx.clients.all_clients")
             # The default first, then the live clients, then the other formats.
             merged = {DEFAULT_PROFILE: FORMAT_PROFILES[DEFAULT_PROFILE]}
-            for client in registry.every():
+            for client in every():
                 merged[client.name] = client.profile()
                 self._aliases.update(dict.fromkeys(client.aliases, client.name))
             self._all = {**merged, **FORMAT_PROFILES}

@@ -14,6 +14,7 @@ from jitctx.model import InstructionFile, Skip, Tier
 from jitctx.paths import is_inside, relative_posix
 from jitctx.profiles import DEFAULT_PROFILE, Profile, RulesDir, get_profile
 from jitctx.reading import ReadOutcome, read_instruction
+from jitctx.skill_paths import in_skill
 from jitctx.walk import TOO_DEEP, walk_tree
 
 
@@ -154,8 +155,16 @@ class Project:
             for name in self.profile.user_files
         ]
 
+    def in_skill_folder(self, directory: str) -> bool:
+        """Is `directory` (real) a skill's folder or below one (`web/.agents/skills/x/`)? An instruction
+        file there is a document of the skill, read with it, not an instruction of the project: it has
+        no candidates (jitctx.skill_paths)."""
+        return directory != self.root and in_skill(relative_posix(directory, self.root))
+
     def dir_candidates(self, directory: str) -> list[Candidate]:
         """Candidate files of one directory, lowest priority first (without the local tier)."""
+        if self.in_skill_folder(directory):
+            return []
         names = list(self.profile.dir_files)
         if directory == self.root:
             names.extend(self.profile.root_files)
@@ -177,7 +186,7 @@ class Project:
     def nested_rule_candidates(self, directory: str) -> list[Candidate]:
         """Rules of the nested rules folders of one directory below the root (`pkg/.claude/rules/*.md`);
         the root's own rules folders are `rule_candidates`."""
-        if directory == self.root:
+        if directory == self.root or self.in_skill_folder(directory):
             return []
         found: list[Candidate] = []
         for folder in self.profile.rules_dirs:
@@ -195,6 +204,8 @@ class Project:
         return [directory, *(os.path.join(directory, folder) for folder in folders)]
 
     def local_candidates(self, directory: str) -> list[Candidate]:
+        if self.in_skill_folder(directory):
+            return []
         return [
             Candidate(os.path.join(directory, name), Tier.LOCAL, directory=directory)
             for name in self.profile.local_files

@@ -14,6 +14,7 @@ from jitctx.frontmatter import scope_of, split_frontmatter
 from jitctx.model import InstructionFile, Scope, Skip, Tier
 from jitctx.profiles import Profile
 from jitctx.scope import ScopeError, compile_scope
+from jitctx.scope_fix import in_cursor_format, unquoted_fix
 from jitctx.text import decode_markdown
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
@@ -80,29 +81,27 @@ def parse_instruction(
         scope_error = front.error
     elif front.data is not None:
         spec = scope_of(front.data, profile.scope_keys if scoped_here else ())
-        always = _always_apply(front.data)
+        # A scope the agent reads as every file (Copilot CLI's `applyTo: "**"`) is no scope to it.
+        always = _always_apply(front.data) or profile.scope_is_whole(spec.key or "", spec.patterns)
         if spec.error:
             scope_error = spec.error
         elif spec.key in profile.text_scope_keys and isinstance(front.data.get(spec.key), list):
             scope_error = f"'{spec.key}' {LITERAL_LIST} (`jitctx lint` gives the line to write)"
         elif spec.patterns and not always:
+            # The globs mean what the agent of the file's format means (its rules folder's dialect),
+            # whichever profile reads it.
+            dialect = profile.dialect_for(path)
             try:
-                regex = compile_scope(spec.patterns, profile.glob_dialect)
+                regex = compile_scope(spec.patterns, dialect)
             except ScopeError as exc:
                 scope_error = str(exc)
             else:
-                scope = Scope(
-                    spec.patterns, spec.key or "paths", profile.glob_dialect, regex, recovered=front.recovered
-                )
+                scope = Scope(spec.patterns, spec.key or "paths", dialect, regex, recovered=front.recovered)
                 if front.recovered:
-                    line = _key_line(text, spec.key or "paths")
-                    warnings.append(
-                        f"{display}:{line}: unquoted glob in '{spec.key}' is invalid YAML; read it line by "
-                        f'line, but quote it: {spec.key}: ["{spec.patterns[0]}"]'
-                    )
-        elif not spec.patterns and not always and _needs_explicit_scope(path, front.data):
+                    warnings.extend(_unquoted_warning(text, display, scope, from_rules_dir))
+        elif not spec.patterns and not always and _needs_explicit_scope(path, front.data, profile):
             manual = True
-    elif from_rules_dir and _needs_explicit_scope(path, {}):
+    elif from_rules_dir and _needs_explicit_scope(path, {}, profile):
         manual = True
     return InstructionFile(
         path=path,
@@ -120,6 +119,17 @@ def parse_instruction(
     )
 
 
+def _unquoted_warning(text: str, display: str, scope: Scope, from_rules_dir: bool) -> list[str]:
+    """The warning for a scope read line by line, with the advice `lint` gives (scope_fix); none for a
+    Cursor rule, which is written in its format's own form."""
+    fix = unquoted_fix(scope.key, scope.patterns, in_cursor_format(display, from_rules_dir))
+    if fix is None:
+        return []
+    line = _key_line(text, scope.key)
+    why = f"unquoted glob in '{scope.key}' is invalid YAML; read it line by line"
+    return [f"{display}:{line}: {why}, but {fix}"]
+
+
 def _key_line(text: str, key: str) -> int:
     """The 1-based line of `key:` in the frontmatter at the top of `text` (2 when it cannot be found)."""
     for number, line in enumerate(text.split("\n")[1:], start=2):
@@ -135,11 +145,12 @@ def _always_apply(data: dict[str, object]) -> bool:
     return data.get("alwaysApply") is True or data.get("inclusion") == "always"
 
 
-def _needs_explicit_scope(path: str, data: dict[str, object]) -> bool:
-    """Cursor, Copilot and Kiro rules without a scope apply only on request, never automatically."""
+def _needs_explicit_scope(path: str, data: dict[str, object], profile: Profile) -> bool:
+    """Cursor, Copilot and Kiro rules without a scope apply only on request, never automatically;
+    unless the agent loads such files whole at start (Copilot CLI's `.instructions.md`)."""
     if data.get("inclusion") == "manual":
         return True
-    return path.endswith((".mdc", ".instructions.md"))
+    return path.endswith((".mdc", ".instructions.md")) and not path.endswith(profile.unscoped_rules_load)
 
 
 def _os_reason(exc: OSError) -> str:

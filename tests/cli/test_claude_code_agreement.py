@@ -157,11 +157,23 @@ def test_the_hook_as_a_process_sends_the_brace_rule(tree: Path, tmp_path: Path) 
     assert _sent(answers[-1]) == {"react"}
 
 
-def test_every_client_hook_matches_globs_in_its_own_profile_dialect(tmp_path: Path) -> None:
-    """One dialect per agent: the profile the hook discovers with globs as the agent's own profile does."""
+def test_every_profile_reads_a_rules_folder_in_its_formats_dialect(tmp_path: Path) -> None:
+    """A rule's globs mean what the agent of its format means, whichever agent receives it: every
+    client's own profile and the one its hook discovers with give a folder the same dialect as jitctx's
+    default profile does (`.claude/rules` Claude Code's, `.github/instructions` Copilot's)."""
     from jitctx.clients import all_clients
     from jitctx.profiles import DEFAULT_PROFILE, get_profile
 
+    default = get_profile(DEFAULT_PROFILE)
+    formats = {f.path: f.dialect for f in (*default.rules_dirs, *default.user_rules_dirs)}
+    assert formats[".claude/rules"] == "gitignore" and formats[".github/instructions"] == "copilot"
     for client in all_clients.every():
-        seen = client.discovery_profile(get_profile(DEFAULT_PROFILE), str(tmp_path), {}, None)
-        assert (client.name, seen.glob_dialect) == (client.name, client.profile().glob_dialect)
+        seen = client.discovery_profile(default, str(tmp_path), {}, None)
+        for profile in (client.profile(), seen):
+            for folder in (*profile.rules_dirs, *profile.user_rules_dirs):
+                if folder.path in formats:
+                    assert (client.name, folder.path, folder.dialect) == (
+                        client.name,
+                        folder.path,
+                        formats[folder.path],
+                    )

@@ -88,7 +88,9 @@ def test_outside_path(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Non
 
 
 def test_codex_says_what_codex_itself_loads(capsys: pytest.CaptureFixture[str], example_copy: Path) -> None:
-    doc = explain(capsys, str(example_copy / "src/api/users.ts"), "--agent", "codex", "--no-git")
+    doc = explain(
+        capsys, str(example_copy / "src/api/users.ts"), "--agent", "codex", "--no-git", "--without-hook"
+    )
     verdicts = by_file(doc)
     assert verdicts["AGENTS.md"]["kind"] == "startup"
     assert verdicts["src/api/AGENTS.md"]["kind"] == "touch"

@@ -185,7 +185,9 @@ def test_agent_takes_the_client_name_and_its_alias(
 def test_explain_with_the_alias_reads_what_the_client_reads(
     repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _, out, _ = run(capsys, "explain", "src/a.py", "--agent", "gemini", "--no-git", "--json")
+    _, out, _ = run(
+        capsys, "explain", "src/a.py", "--agent", "gemini", "--no-git", "--json", "--without-hook"
+    )
     document = json.loads(out)
     assert document["agent"] == "gemini-cli"
     assert [v["path"] for v in document["verdicts"] if v["loads"]] == ["GEMINI.md"]

@@ -78,8 +78,15 @@ def test_changed_python_file_brings_the_python_rule(
 
 
 def test_codex_profile(capsys: pytest.CaptureFixture[str], example_copy: Path) -> None:
-    document = run_json(capsys, "--root", str(example_copy), "--cwd", "src/api", "--agent", "codex")
-    assert paths(document) == ["AGENTS.md", "src/api/AGENTS.md"]
+    """Codex alone loads its AGENTS.md chain; with jitctx's hook the rest of the chain goes out too."""
+    alone = run_json(
+        capsys, "--root", str(example_copy), "--cwd", "src/api", "--agent", "codex", "--without-hook"
+    )
+    assert paths(alone) == ["AGENTS.md", "src/api/AGENTS.md"]
+    hooked = run_json(capsys, "--root", str(example_copy), "--cwd", "src/api", "--agent", "codex")
+    routes = {f["path"]: f["route"] for f in hooked["files"]}
+    assert routes["AGENTS.md"] == routes["src/api/AGENTS.md"] == "client"
+    assert routes["CLAUDE.md"] == "jitctx"
 
 
 def test_root_found_from_cwd(

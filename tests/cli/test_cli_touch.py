@@ -145,7 +145,17 @@ def test_each_record_carries_the_bytes_held_at_its_moment_and_its_agent(
 def test_the_recorded_agent_is_the_profile_that_ran(
     capsys: pytest.CaptureFixture[str], example_copy: Path, tmp_path: Path
 ) -> None:
-    touch(capsys, "--root", str(example_copy), "--agent", "codex", "--session", "c", "src/api/users.ts")
+    touch(
+        capsys,
+        "--root",
+        str(example_copy),
+        "--agent",
+        "codex",
+        "--without-hook",
+        "--session",
+        "c",
+        "src/api/users.ts",
+    )
     assert {r["agent"] for r in events(tmp_path / "state")} == {"codex"}
 
 

@@ -110,11 +110,12 @@ def test_each_agent_reads_each_file_at_its_own_moment(repo: Path, capsys: pytest
     assert when(rows[".claude/rules/api.md"], "claude-code") == ("touch", ["src/{api,web}/**/*.ts"])
 
 
-def test_a_glob_is_counted_in_each_agents_dialect(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_glob_is_counted_in_its_formats_dialect(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     row = by_path(rules_json(capsys))[".claude/rules/python.md"]
     counts = {r["agent"]: r["globs"][0]["matches"] for r in row["agents"] if r["globs"]}
-    # Claude Code matches `paths:` as gitignore does: `*.py` at any depth; the default dialect at the root
-    assert counts["claude-code"] == 1 and counts["jitctx"] == 0
+    # A `.claude/rules` glob means what Claude Code's means, whichever agent reads the file: gitignore
+    # rules, `*.py` at any depth (pkg/main.py), for jitctx's own profile too.
+    assert counts["claude-code"] == counts["jitctx"] == 1
     assert row["globs"][0]["matches"] == 1 and row["dead_globs"] == []
 
 
@@ -194,7 +195,7 @@ def test_a_file_an_agent_never_reads_says_when_its_hook_sends_it(
     rows = by_path(rules_json(capsys, "--agent", "claude-code"))
     [reading] = rows["AGENTS.md"]["agents"]
     assert reading["when"] == "never"
-    assert reading["note"] == "not by itself; jitctx's hook sends it: start"
+    assert reading["hook"] == {"start": "jitctx"}
     [cursor] = by_path(rules_json(capsys, "--agent", "cursor"))["CLAUDE.md"]["agents"]
     assert (cursor["when"], cursor["note"]) == ("never", None)
 
@@ -210,6 +211,7 @@ def test_a_link_to_a_file_the_agent_reads_is_not_said_to_be_sent(
     git_init(root)
     [reading] = by_path(rules_json(capsys, "--root", str(root), "--agent", "codex"))["CLAUDE.md"]["agents"]
     assert reading["when"] == "never" and "hook sends nothing" in reading["note"]
+    assert reading["hook"] == {"start": "client"}
     start = {"session_id": "cx", "transcript_path": None, "cwd": str(root), "hook_event_name": "SessionStart",
              "source": "startup", "model": "m", "permission_mode": "default"}  # fmt: skip
     done = subprocess.run(
@@ -217,3 +219,40 @@ def test_a_link_to_a_file_the_agent_reads_is_not_said_to_be_sent(
         text=True, timeout=60, check=False, env={**os.environ, "JITCTX_STATE_DIR": str(tmp_path / "state")},
     )  # fmt: skip
     assert json.loads(done.stdout) == {}
+
+
+IMPORTING = {
+    "CLAUDE.md": "@AGENTS.md\n",
+    "AGENTS.md": "# Agents\nUse tabs.\n",
+    "pkg/CLAUDE.md": "# Pkg\nSee @AGENTS.md\n",
+    "pkg/AGENTS.md": "# Pkg agents\nPython only.\n",
+    "pkg/a.py": "",
+}
+
+
+def test_a_file_imported_by_one_the_agent_reads_is_read_with_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A CLAUDE.md holding `@AGENTS.md`: Claude Code loads AGENTS.md through the import, at start for the
+    root's and with pkg/CLAUDE.md for pkg's, so its hook sends neither; `rules` says the same."""
+    from jitctx.hook.engine import HookEnv
+    from jitctx.hook.pipeline import run_hook
+
+    root = git_init(write_tree(tmp_path / "imports", IMPORTING))
+    rows = by_path(rules_json(capsys, "--root", str(root), "--agent", "claude-code"))
+    [top] = rows["AGENTS.md"]["agents"]
+    assert (top["when"], top["on"], top["note"]) == ("start", [], "imported by CLAUDE.md")
+    [nested] = rows["pkg/AGENTS.md"]["agents"]
+    assert (nested["when"], nested["on"], nested["note"]) == ("touch", ["pkg/"], "imported by pkg/CLAUDE.md")
+    assert main(["rules", "--root", str(root), "--agent", "claude-code"]) == 0
+    out = capsys.readouterr().out
+    assert "start (imported by CLAUDE.md)" in out and "hook sends" not in out
+    assert "on touch of pkg/ (imported by pkg/CLAUDE.md)" in out
+
+    env = HookEnv(state_dir=tmp_path / "state", home=str(tmp_path / "home"), use_git=False)
+    base = {"session_id": "imp", "cwd": str(root)}
+    start = {**base, "hook_event_name": "SessionStart", "source": "startup"}
+    read = {**base, "hook_event_name": "PostToolUse", "tool_name": "Read",
+            "tool_input": {"file_path": str(root / "pkg/a.py")}, "tool_response": {}}  # fmt: skip
+    assert run_hook("claude-code", json.dumps(start), env) == {}  # AGENTS.md: Claude Code's own import
+    assert run_hook("claude-code", json.dumps(read), env) == {}  # pkg/AGENTS.md: with pkg/CLAUDE.md

@@ -424,7 +424,7 @@ def test_the_codex_plugin_counts_once_enabled_and_its_hooks_need_trust(
     assert not [c for c in doc["checks"] if c["client"] == "jitctx" and c["check"] == "hooks"]
     trusted = "".join(
         f'[hooks.state."jitctx@jitctx:hooks/codex-hooks.json:{event}:0:0"]\ntrusted_hash = "sha256:x"\n'
-        for event in ("session_start", "user_prompt_submit", "post_tool_use")
+        for event in ("session_start", "user_prompt_submit", "pre_tool_use", "post_tool_use")
     )
     (codex_home / "config.toml").write_text(config + trusted)
     code, doc = doctor(capsys)

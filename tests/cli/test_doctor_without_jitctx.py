@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from jitctx.cli.main import main
-from jitctx.clients.settings_file import guard
+from jitctx.clients.hook_command import guard
 
 
 @pytest.fixture
@@ -66,13 +66,21 @@ def test_the_opencode_plugin_without_jitctx_is_a_warning_too(
 def test_the_bare_committed_form_is_a_problem_without_jitctx_and_a_warning_with_it(
     project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["install", "gemini-cli", "--command", "jitctx hook gemini-cli"]) == 0  # an older install
-    portable = check(capsys, "gemini-cli", "portable (project)")
+    assert main(["install", "qwen-code", "--command", "jitctx hook qwen-code"]) == 0  # an older install
+    portable = check(capsys, "qwen-code", "portable (project)")
     assert portable["status"] == "warn" and "exit 127" in portable["detail"]
-    assert portable["fix"].startswith("jitctx install gemini-cli --scope project")
-    assert guard("jitctx hook gemini-cli") in portable["fix"]
+    assert portable["fix"].startswith("jitctx install qwen-code --scope project")
+    assert guard("jitctx hook qwen-code") in portable["fix"]
     no_jitctx_on_path(tmp_path, monkeypatch)
-    assert check(capsys, "gemini-cli", "command (project)")["status"] == "problem"
+    assert check(capsys, "qwen-code", "command (project)")["status"] == "problem"
+
+
+def test_a_fail_safe_committed_form_is_portable(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Gemini CLI takes a failing hook for a deny: its entries hold the form that always exits 0, which
+    answers `{}` without jitctx too."""
+    assert main(["install", "gemini-cli", "--command", "jitctx hook gemini-cli"]) == 0
+    portable = check(capsys, "gemini-cli", "portable (project)")
+    assert portable["status"] == "ok", portable
 
 
 def test_a_committed_file_not_yet_in_git_is_not_called_committed(

@@ -31,10 +31,12 @@ RUNS: dict[str, list[list[str]]] = {
         ["touch", "--no-git", "src/ui/Footer.tsx", "/etc/hostname"],
         ["touch", "--session", "s1", "--cwd", "src", "ui/README.md", "api/users.ts"],
         ["touch", "--session", "s1", "tools/gen.py"],
+        ["touch", "--agent", "claude-code", "--tool", "shell_read", "--no-git", "src/ui/Footer.tsx"],
     ],
     "touched": [["touched", "--tool", "Bash", "--input", '{"command": "cat > a.txt <<EOF"}']],
     "explain": [
         ["explain", "src/ui/Footer.tsx", "--no-git"],
+        ["explain", "src/ui/Footer.tsx", "--agent", "gemini-cli", "--no-git"],
         ["explain", "--root", ".", "/etc/hostname", "--agent", "codex", "--no-git"],
     ],
     "imports": [["imports", "CLAUDE.md"]],

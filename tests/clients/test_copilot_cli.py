@@ -13,8 +13,8 @@ import pytest
 
 from jitctx.cli.main import main
 from jitctx.clients import all_clients
-from jitctx.clients.event import PROMPT, START, TOOLS, HookError
-from jitctx.clients.settings_file import unguard
+from jitctx.clients.event import BEFORE_TOOL, PROMPT, START, TOOLS, HookError
+from jitctx.clients.hook_command import is_fail_safe, unguard
 from jitctx.hook.pipeline import respond
 from jitctx.touched import affected_paths
 
@@ -77,14 +77,14 @@ def started(tmp_path: Path, root: Path) -> str:
 @pytest.mark.parametrize(
     ("name", "tool", "touched"),
     [
-        ("post_tool_use_view", "read", ["src/ui/Footer.tsx"]),
-        ("post_tool_use_view_directory", "read", ["src/ui"]),
-        ("post_tool_use_create", "write", ["tools/new.py"]),
+        ("post_tool_use_view", "view", ["src/ui/Footer.tsx"]),
+        ("post_tool_use_view_directory", "view", ["src/ui"]),
+        ("post_tool_use_create", "create", ["tools/new.py"]),
         ("post_tool_use_edit", "edit", ["tools/gen.py"]),
         ("post_tool_use_bash", "bash", ["src/api/users.ts"]),  # `cat src/api/users.ts`
         ("post_tool_use_glob", "glob", ["src"]),
         ("post_tool_use_grep", "grep", ["src/api"]),
-        ("post_tool_use_rg", "read_many", ["src/api"]),
+        ("post_tool_use_rg", "rg", ["src/api"]),
         ("post_tool_use_apply_patch", "apply_patch", ["src/api/extra.ts"]),
     ],
 )
@@ -101,9 +101,8 @@ def test_each_captured_tool_payload_maps_to_the_paths_it_touched(
         str(root),
     )
     call = event.calls[0]
-    mapped, tool_input = COPILOT.map_tool(call["tool_name"], call["tool_input"])
-    assert mapped == tool
-    found = [p.removeprefix(f"{root}/") for p in affected_paths(mapped, tool_input)]
+    assert call["tool_name"] == tool  # its own name, read by its own tool table
+    found = [p.removeprefix(f"{root}/") for p in affected_paths(tool, call["tool_input"], COPILOT.tools())]
     assert found == touched
 
 
@@ -151,11 +150,13 @@ def test_a_payload_it_cannot_read_is_a_clear_hook_error(
 
 
 def test_a_pre_tool_use_payload_is_not_taken_for_a_post_tool_use(tmp_path: Path) -> None:
-    """preToolUse carries toolName and toolArgs but no result: jitctx answers it with nothing."""
+    """preToolUse carries toolName and toolArgs but no result (and, like every payload, no event name):
+    it is the call before it runs."""
     payload = captured("post_tool_use_view", project(tmp_path))
     del payload["toolResult"]
-    with pytest.raises(HookError, match="fields: cwd, sessionId, timestamp, toolArgs, toolName"):
-        COPILOT.parse(payload)
+    event = COPILOT.parse(payload)
+    assert (event.name, event.kind) == ("preToolUse", BEFORE_TOOL)
+    assert event.calls[0]["tool_name"] == "view" and "tool_response" not in event.calls[0]
 
 
 def test_render_is_a_top_level_additional_context() -> None:
@@ -222,6 +223,62 @@ def test_a_new_file_sends_its_folder_and_rule_once(tmp_path: Path) -> None:
     assert answer(tmp_path, captured("post_tool_use_edit", root)) == ""  # same folder, already sent
 
 
+WHOLE = [
+    pytest.param("all rules\n", id="no-frontmatter"),
+    pytest.param("---\ndescription: every file\n---\nall rules\n", id="no-applyTo"),
+    pytest.param('---\napplyTo: "**"\n---\nall rules\n', id="applyTo-**"),
+    pytest.param('---\napplyTo: "**/*"\n---\nall rules\n', id="applyTo-**/*"),
+    pytest.param("---\napplyTo: '*'\n---\nall rules\n", id="applyTo-*"),
+]
+
+
+def _json(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:
+    capsys.readouterr()
+    assert main(list(argv)) in (0, 1)
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("text", WHOLE)
+def test_an_instruction_without_a_scope_or_for_every_file_is_read_at_start(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
+    """1.0.102 pastes a `.github/instructions` file with no `applyTo`, or `applyTo` `**`, `**/*` or `*`,
+    whole into the first request, as the README says: `rules`, `startup` and `explain` say so too, and
+    the hook leaves it to the client, at start and after a call it does not follow (a create). VS Code's
+    Copilot (the `copilot` format profile) applies one without `applyTo` only when asked."""
+    monkeypatch.setenv("JITCTX_HOME", str(tmp_path / "home"))
+    root = project(tmp_path)
+    rule = ".github/instructions/all.instructions.md"
+    (root / rule).write_text(text, encoding="utf-8")
+    where = ("--root", str(root), "--agent", "copilot-cli")
+    rows = {row["path"]: row for row in _json(capsys, "rules", *where, "--json")["rules"]}
+    [reading] = rows[rule]["agents"]
+    assert (reading["when"], reading["on"]) == ("start", [])
+    start = _json(capsys, "startup", *where, "--no-git", "--json")
+    [load] = [load for load in start["loaded"] if load["path"] == rule]
+    assert (load["reason"], load["route"]) == ("session_start", "client")
+    verdicts = _json(capsys, "explain", "tools/gen.py", *where, "--no-git", "--json")["verdicts"]
+    [verdict] = [v for v in verdicts if v["path"] == rule]
+    assert (verdict["loads"], verdict["kind"], verdict["route"]) == (True, "startup", "client")
+    assert "all rules" not in started(tmp_path, root)
+    (root / "tools/new.py").write_text("X = 1\n", encoding="utf-8")
+    assert "all rules" not in answer(tmp_path, captured("post_tool_use_create", root))
+    if "applyTo" not in text:
+        rows = {row["path"]: row for row in _json(capsys, "rules", "--root", str(root), "--json")["rules"]}
+        [vscode] = [r for r in rows[rule]["agents"] if r["agent"] == "copilot"]
+        assert vscode["when"] == "never"
+
+
+def test_a_scoped_instruction_still_waits_for_a_view(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = project(tmp_path)
+    document = _json(capsys, "rules", "--root", str(root), "--agent", "copilot-cli", "--json")
+    rows = {row["path"]: row for row in document["rules"]}
+    [reading] = rows[".github/instructions/ts.instructions.md"]["agents"]
+    assert (reading["when"], reading["on"]) == ("touch", ["src/**/*.ts"])
+
+
 def test_profile_is_its_own_and_names_what_it_reads() -> None:
     profile = COPILOT.profile()
     assert profile.name == "copilot-cli" and profile.name not in COPILOT.aliases
@@ -250,12 +307,16 @@ def test_install_writes_the_repository_settings_and_uninstall_takes_them_away(
     assert main(["install", "copilot-cli", "--root", str(root)]) == 0
     assert "trust the folder" in capsys.readouterr().err  # the install note
     settings = json.loads((root / ".github/copilot/settings.json").read_text(encoding="utf-8"))
-    assert list(settings["hooks"]) == ["sessionStart", "userPromptSubmitted", "postToolUse"]
+    assert list(settings["hooks"]) == ["sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse"]
     for groups in settings["hooks"].values():
         [group] = groups
         [handler] = group["hooks"]
         assert handler["type"] == "command" and unguard(handler["command"]).endswith("hook copilot-cli")
         assert handler["timeout"] == 30  # seconds
+        # A preToolUse hook that fails denies the call: every command exits 0 whatever jitctx does.
+        assert is_fail_safe(handler["command"]), handler
+    # Before the call: only the tools that may write (the whole name must match).
+    assert settings["hooks"]["preToolUse"][0]["matcher"] == "^(apply_patch|create|edit|bash)$"
     assert main(["uninstall", "copilot-cli", "--root", str(root)]) == 0
     assert not (root / ".github/copilot").exists()  # jitctx made the file and its folder
 

@@ -14,7 +14,7 @@ from jitctx.cli.main import main
 from jitctx.clients import all_clients
 from jitctx.clients.event import PROMPT, TOOLS, HookError
 from jitctx.clients.gemini_cli.evidence import context_files_shown
-from jitctx.clients.settings_file import unguard
+from jitctx.clients.hook_command import is_fail_safe, unguard
 from jitctx.hook.pipeline import respond
 
 GEMINI = all_clients.get("gemini-cli")
@@ -177,7 +177,13 @@ def test_install_writes_millisecond_timeouts_and_uninstall_takes_them_away(
     assert "read_file" in after_tool["matcher"] and "run_shell_command" in after_tool["matcher"]
     assert after_tool["hooks"][0]["timeout"] == 10_000
     assert unguard(after_tool["hooks"][0]["command"]).endswith("hook gemini-cli")
-    assert set(settings["hooks"]) == {"SessionStart", "BeforeAgent", "AfterTool"}
+    assert set(settings["hooks"]) == {"SessionStart", "BeforeAgent", "BeforeTool", "AfterTool"}
+    # Before the call: the tools that may write, the whole name (Gemini CLI's matcher is unanchored).
+    [before_tool] = settings["hooks"]["BeforeTool"]
+    assert before_tool["matcher"] == "^(replace|write_file|run_shell_command)$"
+    # A hook that fails denies in Gemini CLI: every command it runs exits 0 whatever jitctx does.
+    handlers = [h for groups in settings["hooks"].values() for g in groups for h in g["hooks"]]
+    assert all(is_fail_safe(h["command"]) for h in handlers), handlers
     assert main(["uninstall", "gemini-cli", "--root", str(root)]) == 0
     assert not (root / ".gemini/settings.json").exists()  # jitctx created it, and it is empty again
 

@@ -23,6 +23,7 @@ from jitctx.clients.opencode import plugin
 from jitctx.clients.opencode.loading import host_profile
 from jitctx.clients.settings_file import SettingsError
 from jitctx.hook.pipeline import respond
+from jitctx.touched import affected_paths
 
 OPENCODE = all_clients.get("opencode")
 PAYLOADS = Path(__file__).parent / "payloads" / "opencode"
@@ -135,13 +136,11 @@ def test_a_read_outside_the_folder_it_runs_in_is_not_followed(tmp_path: Path) ->
     assert "ui claude rules" in text
 
 
-def test_map_tool_reads_its_patch_and_list_tools() -> None:
-    assert OPENCODE.map_tool("apply_patch", {"patchText": "*** Begin Patch"}) == (
-        "apply_patch",
-        {"input": "*** Begin Patch"},
-    )
-    assert OPENCODE.map_tool("list", {"path": "src"}) == ("ls", {"path": "src"})
-    assert OPENCODE.map_tool("read", {"filePath": "a"}) == ("read", {"filePath": "a"})
+def test_its_tool_table_reads_its_patch_and_list_tools() -> None:
+    patch = "*** Begin Patch\n*** Add File: src/new.py\n+x\n*** End Patch\n"
+    assert affected_paths("apply_patch", {"patchText": patch}, OPENCODE.tools()) == ("src/new.py",)
+    assert affected_paths("list", {"path": "src"}, OPENCODE.tools()) == ("src",)
+    assert affected_paths("read", {"filePath": "a"}, OPENCODE.tools()) == ("a",)
 
 
 def test_host_profile_follows_its_startup_rule_per_name(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ import pytest
 from jitctx.cli.main import main
 from jitctx.clients import all_clients
 from jitctx.clients.event import HOST_LOAD, PROMPT, START, TOOLS, HookError
-from jitctx.clients.settings_file import unguard
+from jitctx.clients.hook_command import unguard
 from jitctx.hook.pipeline import respond
 
 QWEN = all_clients.get("qwen-code")
@@ -118,12 +118,24 @@ def test_a_read_brings_every_nested_file_it_never_loads(tmp_path: Path) -> None:
     assert "root claude rules" not in text and not any(own in text for own in ROOT_OWN)
 
 
-def test_a_shell_read_brings_the_nested_files_but_never_its_own_rules_folder(tmp_path: Path) -> None:
+def test_a_shell_read_brings_the_nested_files_and_the_rules_qwen_code_leaves_out(tmp_path: Path) -> None:
+    """0.24.4 matches its scoped `.qwen/rules` against the paths of its file tools only
+    (FS_PATH_TOOL_NAMES): after a shell read none arrives but jitctx's."""
     root = project(tmp_path)
     started(tmp_path, root)
     text = answer(tmp_path, payload("post_tool_use_shell", root))  # cat src/api/users.ts
     assert "api agents rules" in text
-    assert "qwen ts rule" not in text  # .qwen/rules is Qwen Code's own, whatever touched the path
+    assert "qwen ts rule" in text
+
+
+def test_after_its_own_read_the_scoped_qwen_rule_is_its_own(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    started(tmp_path, root)
+    read = payload("post_tool_use_read_file", root)
+    read["tool_input"] = {"file_path": str(root / "src/api/users.ts")}
+    text = answer(tmp_path, read)
+    assert "api agents rules" in text
+    assert "qwen ts rule" not in text
 
 
 def test_a_written_file_brings_its_directory_and_scoped_rules(tmp_path: Path) -> None:
@@ -217,7 +229,9 @@ def test_install_and_uninstall_in_both_scopes(
     document = json.loads(capsys.readouterr().out)
     assert document["agent"] == "qwen-code"
     settings = json.loads((root / ".qwen/settings.json").read_text())
-    assert set(settings["hooks"]) == {"SessionStart", "UserPromptSubmit", "PostToolUse", "InstructionsLoaded"}
+    assert set(settings["hooks"]) == {
+        "SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "InstructionsLoaded"
+    }  # fmt: skip
     post = settings["hooks"]["PostToolUse"][0]
     assert (
         post["matcher"].split("|")[:2] == ["read_file", "write_file"]
@@ -293,3 +307,18 @@ def test_its_profile_says_what_it_loads_itself(capsys: pytest.CaptureFixture[str
     assert main(["profiles"]) == 0
     row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("qwen-code "))
     assert "QWEN.md" in row and ".qwen/rules" in row
+
+
+def test_a_write_is_held_with_the_scoped_qwen_rule_it_would_bring_only_after_it_lands(tmp_path: Path) -> None:
+    """Qwen Code adds a matching `.qwen/rules` file itself only after the write_file landed: the hold
+    carries it before the write."""
+    root = project(tmp_path)
+    started(tmp_path, root)
+    write = payload("post_tool_use_write_file", root)
+    write.update(
+        hook_event_name="PreToolUse", tool_input={"file_path": str(root / "src/api/new.ts"), "content": "x"}
+    )
+    write.pop("tool_response", None)
+    result = respond(QWEN, json.dumps(write), state_dir=str(tmp_path / "state"), use_git=False, environ={})
+    held = result["hookSpecificOutput"]["permissionDecisionReason"]
+    assert "qwen ts rule" in held and "api agents rules" in held

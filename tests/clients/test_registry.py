@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -93,3 +94,98 @@ def test_the_check_finds_a_name_where_there_is_one(tmp_path: Path) -> None:
     names = client_names()
     modules = {module_of_client(name) for name in all_clients.CLIENTS}
     assert _offences(bad, names, modules) == ["2: import jitctx.clients.codex", "3: 'codex'"]
+
+
+def test_every_client_registers_with_a_well_formed_tool_table() -> None:
+    """Issue #29: each live client declares its tools in its own folder (`tools_module`), and `get`
+    checks the table when the client registers."""
+    for name in all_clients.CLIENTS:
+        client = all_clients.get(name)
+        assert client.tools_module == f"{all_clients.CLIENTS[name]}.tools"
+        assert client.tools() and all(callable(d) for d in client.tools().values())
+        all_clients.check_tools(client)
+        all_clients.check_samples(client)
+
+
+class _Broken(Client):
+    name = "broken"
+
+    def __init__(self, tools: dict[str, object], sample: str | None) -> None:
+        self._tools = tools
+        self._sample = sample
+
+    def tools(self) -> Any:
+        return self._tools
+
+    def sample_call(self, kind: str, path: str) -> tuple[str, dict[str, object]] | None:
+        return None if self._sample is None else (self._sample, {"path": path})
+
+    def writes(self) -> frozenset[str]:
+        return frozenset(self._writes)
+
+    _writes: tuple[str, ...] = ()
+
+
+def test_the_registration_check_refuses_a_malformed_table() -> None:
+    from jitctx.touched.tools import path_field
+
+    whole = _Broken({"view": path_field("path")}, "view")
+    whole._writes = ("view",)
+    all_clients.check_tools(whole)
+    all_clients.check_samples(whole)
+    all_clients.check_samples(_Broken({}, None))  # no tools at all: every sample is None
+    with pytest.raises(TypeError, match="'view' have no callable declaration"):
+        all_clients.check_tools(_Broken({"view": "path"}, None))
+    with pytest.raises(TypeError, match="sample calls 'open', not in its tool table"):
+        all_clients.check_samples(_Broken({"view": path_field("path")}, "open"))
+    with pytest.raises(TypeError, match="its write sample calls 'view', not one of its write tools"):
+        all_clients.check_samples(_Broken({"view": path_field("path")}, "view"))
+    unknown = _Broken({"view": path_field("path")}, None)
+    unknown._writes = ("create",)
+    with pytest.raises(TypeError, match="write tools 'create' are not in its tool table"):
+        all_clients.check_tools(unknown)
+
+
+def test_a_generic_client_has_the_generic_tools_and_samples() -> None:
+    from jitctx.touched.tools import GENERIC
+
+    plain = Client()
+    assert plain.tools() is GENERIC
+    assert plain.sample_call("read", "/p/a.py") == ("read", {"file_path": "/p/a.py"})
+    assert plain.sample_call("shell_write", "/p/a b.py") == ("bash", {"command": "printf x > '/p/a b.py'"})
+    all_clients.check_tools(plain)
+    all_clients.check_samples(plain)
+
+
+def test_a_client_registers_only_whole() -> None:
+    """Each part is checked when a client registers: its name as the registry's, an event to answer,
+    and (when the registry is listed) a profile of its own and no hook installed for an event its
+    dialect does not read."""
+    from dataclasses import replace
+
+    from jitctx.clients.settings_file import HookEntry
+    from jitctx.profiles import Profile, get_profile
+
+    class Half(Client):
+        name, title, program = "half", "Half", "half"
+        events = frozenset({"SessionStart"})
+
+        def entries(self, transport: str = "command") -> tuple[HookEntry, ...]:
+            return (HookEntry("SessionStart", None, 5), HookEntry("PreToolUse", "Write", 5))
+
+        def profile(self) -> Profile:
+            return replace(get_profile("jitctx"), name="half")
+
+    with pytest.raises(TypeError, match="registered as 'other'"):
+        all_clients.check(Half(), "other")
+    all_clients.check(Half(), "half")
+    with pytest.raises(TypeError, match="install registers PreToolUse, which its dialect does not read"):
+        all_clients.check_parts(Half())
+    Half.events = frozenset({"SessionStart", "PreToolUse"})
+    all_clients.check_parts(Half())
+
+
+def test_every_client_reads_its_own_profile() -> None:
+    for client in all_clients.every():
+        all_clients.check_parts(client)
+        assert client.profile().name == client.name

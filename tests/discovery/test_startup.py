@@ -199,14 +199,15 @@ def test_tiers_load_in_priority_order(tmp_path: Path) -> None:
 
 
 def test_user_rule_scopes_are_relative_to_the_cwd(tmp_path: Path) -> None:
-    home = write_tree(tmp_path / "home", {".claude/rules/t.md": '---\npaths: ["*.ts"]\n---\nTS\n'})
-    root = git_init(write_tree(tmp_path / "proj", {"src/a.ts": "1"}))
-    (root / "src/a.ts").write_text("2")
+    # `lib/*.ts` has an inner slash: anchored where the scope starts, in Claude Code's dialect too.
+    home = write_tree(tmp_path / "home", {".claude/rules/t.md": '---\npaths: ["lib/*.ts"]\n---\nTS\n'})
+    root = git_init(write_tree(tmp_path / "proj", {"src/lib/a.ts": "1"}))
+    (root / "src/lib/a.ts").write_text("2")
     project = Project(root, home=home, managed_files=())
     at_src = Session(project, cwd=root / "src").startup()
-    assert str(home / ".claude/rules/t.md") in loaded(at_src)  # a.ts is relative to the cwd src/
+    assert str(home / ".claude/rules/t.md") in loaded(at_src)  # lib/a.ts is relative to the cwd src/
     at_root = Session(Project(root, home=home, managed_files=()), cwd=root).startup()
-    assert str(home / ".claude/rules/t.md") not in loaded(at_root)  # src/a.ts does not match *.ts
+    assert str(home / ".claude/rules/t.md") not in loaded(at_root)  # src/lib/a.ts does not match lib/*.ts
 
 
 def test_cwd_outside_root_loads_root_files_with_a_warning(tmp_path: Path) -> None:

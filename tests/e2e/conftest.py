@@ -10,9 +10,17 @@ from typing import Any
 import pytest
 
 from tests.e2e import clients as cl
-from tests.e2e.harness import ClaudeHarness, CodexHarness, GeminiHarness
+from tests.e2e.harness import ClaudeHarness, CodexHarness, GeminiHarness, holds
 
 _skip_reason: list[str] = []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "hold_off: the test's project turns holding off (`[hold] writes = false`): its scripted model "
+        "writes once into a folder it has not seen, and the test is about what that write brings",
+    )
 
 
 @pytest.fixture(scope="session")
@@ -32,22 +40,22 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
 
 
 @pytest.fixture
-def claude(clients: cl.Clients, tmp_path: Path) -> ClaudeHarness:
-    return ClaudeHarness(clients, tmp_path)
+def claude(clients: cl.Clients, tmp_path: Path, request: pytest.FixtureRequest) -> ClaudeHarness:
+    return ClaudeHarness(clients, tmp_path, hold=holds(request))
 
 
 @pytest.fixture
-def claude_mcp(clients: cl.Clients, tmp_path: Path) -> ClaudeHarness:
+def claude_mcp(clients: cl.Clients, tmp_path: Path, request: pytest.FixtureRequest) -> ClaudeHarness:
     """Claude Code with `jitctx install claude-code --transport mcp`: tool calls, prompts and sub-agents
     answered by the `jitctx mcp` server the session runs."""
-    return ClaudeHarness(clients, tmp_path, "--transport", "mcp")
+    return ClaudeHarness(clients, tmp_path, "--transport", "mcp", hold=holds(request))
 
 
 @pytest.fixture
-def codex(clients: cl.Clients, tmp_path: Path) -> CodexHarness:
-    return CodexHarness(clients, tmp_path)
+def codex(clients: cl.Clients, tmp_path: Path, request: pytest.FixtureRequest) -> CodexHarness:
+    return CodexHarness(clients, tmp_path, hold=holds(request))
 
 
 @pytest.fixture
-def gemini(clients: cl.Clients, tmp_path: Path) -> GeminiHarness:
-    return GeminiHarness(clients, tmp_path)
+def gemini(clients: cl.Clients, tmp_path: Path, request: pytest.FixtureRequest) -> GeminiHarness:
+    return GeminiHarness(clients, tmp_path, hold=holds(request))

@@ -166,8 +166,8 @@ class CopilotHarness(Harness):
     files = FILES
     markers = MARKERS
 
-    def __init__(self, clients: cl.Clients, tmp_path: Path, *install: str) -> None:
-        super().__init__(clients, tmp_path, *install)
+    def __init__(self, clients: cl.Clients, tmp_path: Path, *install: str, hold: bool = True) -> None:
+        super().__init__(clients, tmp_path, *install, hold=hold)
         (tmp_path / OUTSIDE[0]).write_text(OUTSIDE[1], encoding="utf-8")
         package_cache(clients.copilot)
 

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from jitctx.clients.checks import command_program
 from tests.conftest import git_init, write_tree
 from tests.e2e import clients as cl
@@ -67,6 +69,16 @@ GEMINI_MARKERS = (
 )
 
 FILE_OF = {marker: path for marker in GEMINI_MARKERS for path, text in GEMINI_FILES.items() if marker in text}
+
+# A project that turns holding off (DESIGN §2.11): the tests of what a write brings, not of the hold, whose
+# scripted model writes once into a folder it has not seen (held, that write would never land).
+HOLD_OFF = {".jitctx.toml": "[hold]\nwrites = false\n"}
+
+
+def holds(request: pytest.FixtureRequest) -> bool:
+    """Does the test's project hold writes back? Not for a test marked `hold_off` (tests/e2e/conftest.py)."""
+    return request.node.get_closest_marker("hold_off") is None
+
 
 # -- the fixture repository -------------------------------------------------------------------------------
 
@@ -148,7 +160,7 @@ class Harness:
     files: Mapping[str, str] = FILES
     markers: Sequence[str] = MARKERS
 
-    def __init__(self, clients: cl.Clients, tmp_path: Path, *install: str) -> None:
+    def __init__(self, clients: cl.Clients, tmp_path: Path, *install: str, hold: bool = True) -> None:
         self.clients = clients
         self.home = tmp_path / "home"
         self.home.mkdir()
@@ -156,7 +168,8 @@ class Harness:
         self.root = (tmp_path / "proj").resolve()
         self.root.mkdir()
         env = cl.base_env(self.home, self.state_dir)
-        build_project(self.root, self.agent, env, *install, files=self.files)
+        files = self.files if hold else {**self.files, **HOLD_OFF}
+        build_project(self.root, self.agent, env, *install, files=files)
 
     def _finish(self, run: cl.Run, model: FakeModel) -> Outcome:
         outcome = Outcome(run, model, self.session_id(run), self.state_dir, self.markers)
@@ -223,8 +236,8 @@ class GeminiHarness(Harness):
     files = GEMINI_FILES
     markers = GEMINI_MARKERS
 
-    def __init__(self, clients: cl.Clients, tmp_path: Path, *install: str) -> None:
-        super().__init__(clients, tmp_path, *install)
+    def __init__(self, clients: cl.Clients, tmp_path: Path, *install: str, hold: bool = True) -> None:
+        super().__init__(clients, tmp_path, *install, hold=hold)
         cl.write_gemini_settings(self.home)
 
     def run(self, prompt: str, scripts: Sequence[Script], *args: str, cwd: Path | None = None) -> Outcome:

@@ -87,8 +87,8 @@ class OpenCodeHarness(Harness):
     files = OPENCODE_FILES
     markers = OPENCODE_MARKERS
 
-    def __init__(self, clients: cl.Clients, tmp_path: Path, *install: str) -> None:
-        super().__init__(clients, tmp_path, *install)
+    def __init__(self, clients: cl.Clients, tmp_path: Path, *install: str, hold: bool = True) -> None:
+        super().__init__(clients, tmp_path, *install, hold=hold)
         for folder in (self.root / ".opencode", self.home / ".config" / "opencode"):
             seed_config_folder(folder)
 

@@ -173,8 +173,8 @@ class QwenHarness(Harness):
     files = QWEN_FILES
     markers = QWEN_MARKERS
 
-    def __init__(self, clients: cl.Clients, tmp_path: Path, *install: str) -> None:
-        super().__init__(clients, tmp_path, *install)
+    def __init__(self, clients: cl.Clients, tmp_path: Path, *install: str, hold: bool = True) -> None:
+        super().__init__(clients, tmp_path, *install, hold=hold)
         for name, text in OUTSIDE_FILES.items():
             (self.root.parent / name).write_text(text, encoding="utf-8")
         write_qwen_settings(self.home)

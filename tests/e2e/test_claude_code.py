@@ -61,6 +61,7 @@ def test_a_a_read_does_not_bring_agents_md_by_itself(claude: ClaudeHarness) -> N
     outcome.expect("JX-API-AGENTS", "hook")
 
 
+@pytest.mark.hold_off
 def test_b_a_write_brings_the_nested_file_once(claude: ClaudeHarness) -> None:
     """(b) Write a new tools/made.py: tools/CLAUDE.md and the **/*.py rule reach the model once: from
     jitctx's PostToolUse additionalContext, unless this Claude Code loads them after a Write itself."""
@@ -107,6 +108,7 @@ def test_c_shell_reads_bring_each_file_once(claude: ClaudeHarness, command: str)
     outcome.expect("JX-RULE-PYTHON")
 
 
+@pytest.mark.hold_off
 def test_d_a_command_that_moves_the_cwd(claude: ClaudeHarness) -> None:
     """(d) Bash `cd tools && echo 'X=1' > made.py`: the shell's cwd moves into tools/ (Claude Code reports
     it as the cwd of every later event), and the write lands in tools/made.py, so tools/CLAUDE.md must
@@ -220,6 +222,7 @@ def test_g_a_subagent_starts_with_what_applies_everywhere(claude: ClaudeHarness)
     outcome.expect("JX-ROOT-AGENTS", "hook")
 
 
+@pytest.mark.hold_off
 def test_g_a_parallel_batch_never_sends_a_file_twice(claude: ClaudeHarness) -> None:
     """(g) One assistant turn with several tool calls at once (their hooks run concurrently): each file
     that applies arrives once in the whole conversation."""
@@ -237,6 +240,7 @@ def test_g_a_parallel_batch_never_sends_a_file_twice(claude: ClaudeHarness) -> N
         outcome.expect(marker)
 
 
+@pytest.mark.hold_off
 def test_h_each_version_of_each_file_arrives_once(claude: ClaudeHarness) -> None:
     """(h) The model edits a loaded CLAUDE.md, creates one by Write and one by a shell, and changes a
     loaded CLAUDE.md and a scoped rule with `sed -i`, twice: each version of each file reaches the model

@@ -20,6 +20,7 @@ import pytest
 from tests.e2e import clients as cl
 from tests.e2e.copilot_cli_harness import PATCH_MODEL, CopilotHarness, CopilotOutcome
 from tests.e2e.fake_api import Call, Script
+from tests.e2e.harness import holds
 
 pytestmark = pytest.mark.e2e
 
@@ -31,8 +32,8 @@ UI_FILES = ("JX-UI-AGENTS", "JX-UI-CLAUDE", "JX-UI-GEMINI")
 
 
 @pytest.fixture
-def copilot(clients: cl.Clients, tmp_path: Path) -> CopilotHarness:
-    return CopilotHarness(clients, tmp_path)
+def copilot(clients: cl.Clients, tmp_path: Path, request: pytest.FixtureRequest) -> CopilotHarness:
+    return CopilotHarness(clients, tmp_path, hold=holds(request))
 
 
 def view(harness: CopilotHarness, rel: str) -> Call:
@@ -55,7 +56,7 @@ def expect_start(outcome: CopilotOutcome) -> None:
 def test_the_hooks_are_installed_in_the_repository_settings(copilot: CopilotHarness) -> None:
     settings = json.loads((copilot.root / ".github/copilot/settings.json").read_text(encoding="utf-8"))
     hooks = settings["hooks"]
-    assert set(hooks) == {"sessionStart", "userPromptSubmitted", "postToolUse"}, hooks
+    assert set(hooks) == {"sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse"}, hooks
     handlers = [h for groups in hooks.values() for group in groups for h in group["hooks"]]
     assert all("jitctx hook copilot-cli" in h["command"] for h in handlers), handlers
     assert all(1 <= h["timeout"] <= 600 for h in handlers), "timeouts are in seconds"
@@ -91,6 +92,7 @@ def test_b_a_shell_read_brings_the_nested_files_from_jitctx(copilot: CopilotHarn
     outcome.expect("JX-UI-CLAUDE", times=0)
 
 
+@pytest.mark.hold_off
 def test_c_a_new_file_brings_its_folder_and_matching_rule_from_jitctx(copilot: CopilotHarness) -> None:
     """(c) create tools/new.py: nothing from the client after a write; tools/CLAUDE.md, tools/GEMINI.md
     and the **/*.py rule from jitctx, once."""
@@ -102,6 +104,7 @@ def test_c_a_new_file_brings_its_folder_and_matching_rule_from_jitctx(copilot: C
     expect_start(outcome)
 
 
+@pytest.mark.hold_off
 def test_d_a_scoped_rule_arrives_after_an_edit(copilot: CopilotHarness) -> None:
     """(d) edit src/ui/Header.tsx: the client does not follow an edit, so the src/ui/**/*.tsx rule
     (`paths:` in .claude/rules, which the client only lists) and src/ui's files come from jitctx, once."""
@@ -116,6 +119,7 @@ def test_d_a_scoped_rule_arrives_after_an_edit(copilot: CopilotHarness) -> None:
     expect_start(outcome)
 
 
+@pytest.mark.hold_off
 def test_an_apply_patch_adds_a_file_and_its_rules_come_from_jitctx(copilot: CopilotHarness) -> None:
     """apply_patch (offered to the gpt-5 models, its patch arriving as the raw text of `toolArgs`): the
     added src/api/extra.ts brings src/api's files and both matching rules from jitctx."""

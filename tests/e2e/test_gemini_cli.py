@@ -43,7 +43,7 @@ def expect_root(outcome: Outcome, script: str = "main") -> None:
 def test_the_hooks_are_installed_with_millisecond_timeouts(gemini: GeminiHarness) -> None:
     settings = json.loads((gemini.root / ".gemini/settings.json").read_text())
     hooks = settings["hooks"]
-    assert set(hooks) >= {"SessionStart", "BeforeAgent", "AfterTool"}, hooks
+    assert set(hooks) >= {"SessionStart", "BeforeAgent", "BeforeTool", "AfterTool"}, hooks
     handlers = [h for groups in hooks.values() for group in groups for h in group["hooks"]]
     assert all("jitctx hook gemini-cli" in h["command"] for h in handlers), handlers
     assert all(1000 <= h["timeout"] <= 600_000 for h in handlers), "timeouts are in milliseconds"
@@ -80,6 +80,7 @@ def test_b_a_shell_read_brings_the_nested_gemini_md_from_jitctx(gemini: GeminiHa
     outcome.expect("JX-UI-GEMINI", times=0)
 
 
+@pytest.mark.hold_off
 def test_c_write_file_creating_a_file_brings_the_rules_once(gemini: GeminiHarness) -> None:
     """(c) write_file creates tools/made.py: tools/CLAUDE.md and the **/*.py rule arrive once, from
     jitctx; tools/GEMINI.md from the client's own load after write_file, not from jitctx."""

@@ -9,6 +9,7 @@ into a deny of the prompt, and the task never runs (the last test pins that).
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from collections.abc import Callable, Sequence
@@ -116,9 +117,17 @@ def test_claude_code_with_the_mcp_transport_does_its_task_without_jitctx(
 def test_gemini_cli_refuses_every_prompt_with_the_bare_command_and_no_jitctx(
     clients: cl.Clients, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Why the committed command is guarded: the bare `jitctx hook gemini-cli` (an explicit --command, as
-    install wrote it before) on a machine without jitctx stops Gemini CLI before the model is asked."""
-    gemini = GeminiHarness(clients, tmp_path, "--command", "jitctx hook gemini-cli")
+    """Why the committed command is guarded: the bare `jitctx hook gemini-cli` (as install wrote it before;
+    now it writes even an explicit --command with an `|| echo '{}'` fallback, so the settings are
+    rewritten here) on a machine without jitctx stops Gemini CLI before the model is asked."""
+    gemini = GeminiHarness(clients, tmp_path)
+    settings_path = gemini.root / ".gemini/settings.json"
+    settings = json.loads(settings_path.read_text(encoding="utf-8"))
+    for groups in settings["hooks"].values():
+        for group in groups:
+            for handler in group["hooks"]:
+                handler["command"] = "jitctx hook gemini-cli"
+    settings_path.write_text(json.dumps(settings, indent=2), encoding="utf-8")
     without_jitctx(monkeypatch)
     with FakeModel([Script([[SHELL["gemini-cli"](READ)]], final=FINAL)]) as model:
         env = cl.gemini_env(gemini.home, gemini.state_dir, model.base_url)

@@ -91,23 +91,53 @@ def test_scope_pattern_that_matches_nothing(tree: Tree) -> None:
     assert "'src/services/**/*.ts'" in finding.message
 
 
+CLAUDE_RULE = ".claude/rules/r.md"
+NESTED_CLAUDE_MD = "lib/CLAUDE.md"  # jitctx's own `paths:`: the default profile honours it
+
+
 @pytest.mark.parametrize(
-    ("pattern", "agent", "matches"),
+    ("rule", "pattern", "agent", "matches"),
     [
-        ("src/ui/**", None, True),
-        ("src/ui/", None, True),  # a directory marker matches the folder itself
-        ("src/u/**", None, False),
-        ("src/{ui,api}/*.tsx", None, True),
-        ("*.tsx", None, False),  # bun: `*` stays in the root folder
-        ("*.tsx", "claude-code", True),  # gitignore: a bare name matches at any depth
-        ("src/ui/Badge.tsx", None, True),
-        ("src/ui/Badge", None, False),
-        ("docs/**/*.md", None, False),
+        (CLAUDE_RULE, "src/ui/**", None, True),
+        (CLAUDE_RULE, "src/ui/", None, True),  # a directory marker matches the folder itself
+        (CLAUDE_RULE, "src/u/**", None, False),
+        (CLAUDE_RULE, "src/{ui,api}/*.tsx", None, True),
+        # A `.claude/rules` glob means what Claude Code's means, whoever reads it: a bare name matches at
+        # any depth, in any case.
+        (CLAUDE_RULE, "*.tsx", None, True),
+        (CLAUDE_RULE, "*.tsx", "claude-code", True),
+        (CLAUDE_RULE, "SRC/UI/*.TSX", None, True),
+        (CLAUDE_RULE, "src/ui/Badge.tsx", None, True),
+        (CLAUDE_RULE, "src/ui/Badge", None, False),
+        (CLAUDE_RULE, "docs/**/*.md", None, False),
+        # jitctx's own `paths:` elsewhere: the seed's Bun.Glob, `*` in the root folder only, case counts
+        (NESTED_CLAUDE_MD, "*.tsx", None, False),
+        (NESTED_CLAUDE_MD, "src/ui/*.tsx", None, True),
+        (NESTED_CLAUDE_MD, "SRC/UI/*.TSX", None, False),
     ],
 )
-def test_scope_match_per_dialect(tree: Tree, pattern: str, agent: str | None, matches: bool) -> None:
-    root = tree({".claude/rules/r.md": f'---\npaths: ["{pattern}"]\n---\nrule\n', "src/ui/Badge.tsx": ""})
+def test_scope_match_per_format(
+    tree: Tree, rule: str, pattern: str, agent: str | None, matches: bool
+) -> None:
+    root = tree({rule: f'---\npaths: ["{pattern}"]\n---\nrule\n', "src/ui/Badge.tsx": ""})
     assert (rows(lint(root, agent), "scope-matches-nothing") == []) is matches
+
+
+def test_a_claude_rule_matching_at_any_depth_is_not_dead_in_the_default_lint(tree: Tree) -> None:
+    """Issue #29: `paths: "*.prisma"` in `.claude/rules` brings the rule for a nested schema.prisma in
+    Claude Code (gitignore rules); the default profile's lint must not call it dead. A Cursor rule with
+    the same glob keeps jitctx's own dialect, where `*` stays in the root folder, and is."""
+    root = tree(
+        {
+            ".git/HEAD": "x\n",
+            "internal-packages/database/prisma/schema.prisma": "",
+            ".claude/rules/db.md": '---\npaths: "*.prisma"\n---\n# Prisma\n',
+            ".cursor/rules/db.mdc": "---\nglobs: *.prisma\n---\n# Prisma\n",
+        }
+    )
+    assert [f for f, _, _ in rows(lint(root, use_git=False), "scope-matches-nothing")] == [
+        ".cursor/rules/db.mdc"
+    ]
 
 
 def test_scopes_use_git_listing_and_ignore_ignored_files(tree: Tree) -> None:
@@ -396,6 +426,10 @@ def test_a_plain_md_in_cursor_rules_is_flagged_as_never_read(tmp_path: Path) -> 
     report = lint_project(Project(root, managed_files=()), use_git=False)
     flagged = sorted(f.file for f in report.findings if f.rule == "rule-ignored")
     assert flagged == [".cursor/rules/notes.md", "pkg/.cursor/rules/deep.md"]
+    # A warning that names the documentation it follows, for the reader to check against Cursor itself.
+    found = next(f for f in report.findings if f.rule == "rule-ignored")
+    assert found.severity is Severity.WARNING
+    assert "cursor.com/docs/rules" in found.message and "must use the .mdc extension" in found.message
 
 
 @pytest.mark.parametrize(("agent", "expected"), [("claude-code", [("src/ui/CLAUDE.md", 2)]), ("jitctx", [])])

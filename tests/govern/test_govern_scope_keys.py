@@ -16,8 +16,8 @@ import pytest
 from jitctx.frontmatter import scope_of, split_frontmatter
 from jitctx.govern.findings import Finding
 from jitctx.govern.lint import lint_project
-from jitctx.govern.scope_fix import COPILOT, CURSOR, expand_braces, raw_globs, scope_line
 from jitctx.project import Project
+from jitctx.scope_fix import COPILOT, CURSOR, expand_braces, raw_globs, scope_line
 from tests.conftest import Tree
 
 STORIES = (

@@ -56,8 +56,11 @@ def test_a_batch_is_answered_once_for_all_its_calls(
     answer = call_hook("claude-code", event(project, "b", "PostToolBatch", transcript, tool_calls=batch))
     assert answer["hookSpecificOutput"]["hookEventName"] == "PostToolBatch"
     # The Read's rule is Claude Code's own; api/CLAUDE.md is its own too in a release that loads after a
-    # Write, since one call of the batch loaded it. Each file once.
-    expected = ["ui/AGENTS.md", *([] if wide else ["api/CLAUDE.md"]), "api/AGENTS.md"]
+    # Write, since one call of the batch loaded it. Each file once; among the paths the client follows
+    # alike, the written ones first (the write's record names the rules that came after it).
+    expected = (
+        ["api/AGENTS.md", "ui/AGENTS.md"] if wide else ["ui/AGENTS.md", "api/CLAUDE.md", "api/AGENTS.md"]
+    )
     assert answers.sent(answer) == expected
     assert call_hook("claude-code", event(project, "b", "PostToolBatch", transcript, tool_calls=batch)) == {}
 

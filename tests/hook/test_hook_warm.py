@@ -21,8 +21,8 @@ from typing import Any, NamedTuple
 
 import pytest
 
-from jitctx.cli.warm.place import identity, key_of, request_head
-from jitctx.cli.warm.server import CodeVersions
+from jitctx.hook.transports.warm.place import identity, key_of, request_head
+from jitctx.hook.transports.warm.server import CodeVersions
 from tests.conftest import EXAMPLE, git_init, settle
 
 ENGINE = "jitctx.hook.pipeline"  # imported only by a hook process that answers itself
@@ -340,7 +340,7 @@ def test_a_state_dir_too_long_for_a_socket_address(project: Path, warm_env: dict
 
 def test_a_daemon_whose_code_changed_is_stale(project: Path, warm_env: dict[str, str]) -> None:
     """An upgrade or an edit of jitctx under a running daemon: it says so, exits, and the hook answers."""
-    import jitctx.cli.warm.server as server_module
+    import jitctx.hook.transports.warm.server as server_module
 
     pid = start_daemon(warm_env, project)
     source = Path(server_module.__file__)

@@ -32,6 +32,7 @@ def test_project_install_writes_codex_hooks_json(project: Path, capsys: pytest.C
         "hooks": {
             "SessionStart": [{"matcher": "startup|resume|clear|compact", "hooks": [handler]}],
             "UserPromptSubmit": [{"hooks": [handler]}],
+            "PreToolUse": [{"matcher": "Bash|apply_patch", "hooks": [handler]}],
             "PostToolUse": [{"matcher": "Bash|apply_patch", "hooks": [handler]}],
         }
     }
@@ -70,6 +71,7 @@ def test_install_twice_and_uninstall(project: Path, capsys: pytest.CaptureFixtur
     assert first["changed"] and [c["event"] for c in first["changes"]] == [
         "SessionStart",
         "UserPromptSubmit",
+        "PreToolUse",
         "PostToolUse",
     ]
     assert main(["install", "codex", "--json"]) == 0

@@ -17,16 +17,9 @@ from jitctx.cli.install_server import without_warm
 from jitctx.cli.main import main
 from jitctx.clients import all_clients
 from jitctx.clients.checks import command_program
+from jitctx.clients.hook_command import fail_safe, guard, is_guarded, is_jitctx_command, unguard
 from jitctx.clients.mcp_transport import server_spec
-from jitctx.clients.settings_file import (
-    guard,
-    install,
-    is_guarded,
-    is_jitctx_command,
-    is_warm_command,
-    unguard,
-    uninstall,
-)
+from jitctx.clients.settings_file import install, is_warm_command, uninstall
 
 SHELL_CLIENTS = [c.name for c in all_clients.every() if "project" in c.scopes and not c.hooks_file]
 GUARDED = "command -v jitctx >/dev/null 2>&1 && exec jitctx hook gemini-cli || echo '{}'"
@@ -79,16 +72,26 @@ def test_the_program_warm_and_mcp_server_of_a_guarded_command_are_the_guarded_on
     assert without_warm(unguard(warm)) == "jitctx hook claude-code"
 
 
+def written(agent: str, command: str) -> str:
+    """`command` as install writes it for `agent`: a client that takes a failing hook for a deny gets
+    the form that always exits 0 (tests/hook/test_install_fail_closed.py)."""
+    closed = any(entry.fails_closed for entry in all_clients.get(agent).entries())
+    return fail_safe(command) if closed else command
+
+
 @pytest.mark.parametrize("agent", SHELL_CLIENTS)
 def test_install_commits_the_guarded_command_and_takes_over_the_bare_one(
     install_project: Path, capsys: pytest.CaptureFixture[str], agent: str
 ) -> None:
     assert main(["install", agent, "--command", f"jitctx hook {agent}"]) == 0  # as install wrote it before
-    assert commands(settings(install_project, agent)) == {f"jitctx hook {agent}"}
+    assert commands(settings(install_project, agent)) == {written(agent, f"jitctx hook {agent}")}
     assert main(["install", agent]) == 0
-    assert commands(settings(install_project, agent)) == {guard(f"jitctx hook {agent}")}  # one entry each
+    # one entry each
+    assert commands(settings(install_project, agent)) == {written(agent, guard(f"jitctx hook {agent}"))}
     assert main(["install", agent, "--warm"]) == 0
-    assert commands(settings(install_project, agent)) == {guard(f"jitctx hook {agent} --warm")}
+    assert commands(settings(install_project, agent)) == {
+        written(agent, guard(f"jitctx hook {agent} --warm"))
+    }
     capsys.readouterr()
     assert main(["uninstall", agent]) == 0
     assert not settings_path(install_project, agent).exists()
@@ -199,7 +202,10 @@ def test_install_says_whether_the_file_is_committed_by_asking_git(
 def test_an_explicit_bare_command_in_the_committed_file_is_written_and_warned_about(
     install_project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["install", "gemini-cli", "--command", "jitctx hook gemini-cli"]) == 0
+    assert main(["install", "qwen-code", "--command", "jitctx hook qwen-code"]) == 0
     said = capsys.readouterr().err
     assert "warning" in said and "fails on a machine without jitctx (exit 127)" in said
-    assert commands(settings(install_project, "gemini-cli")) == {"jitctx hook gemini-cli"}  # as given
+    assert commands(settings(install_project, "qwen-code")) == {"jitctx hook qwen-code"}  # as given
+    # A client that takes a failing hook for a deny gets it with the fallback all the same.
+    assert main(["install", "gemini-cli", "--command", "jitctx hook gemini-cli"]) == 0
+    assert commands(settings(install_project, "gemini-cli")) == {"jitctx hook gemini-cli || echo '{}'"}

@@ -44,6 +44,7 @@ def test_install_writes_mcp_tool_hooks_and_the_server(
     settings = json.loads((project / ".claude/settings.json").read_text())
     assert handler_types(settings) == {
         "SessionStart": ["command"],  # Claude Code cannot ask an MCP server at session start
+        "PreToolUse": ["command"],  # the hold of a write (its deny) stays a command's answer
         "UserPromptSubmit": ["mcp_tool"],
         "PostToolBatch": ["mcp_tool"],
         "SubagentStart": ["mcp_tool"],

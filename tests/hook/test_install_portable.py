@@ -12,7 +12,7 @@ import pytest
 
 from jitctx.cli.main import main
 from jitctx.clients import all_clients
-from jitctx.clients.settings_file import guard
+from jitctx.clients.hook_command import fail_safe, guard
 
 PROJECT_CLIENTS = [c.name for c in all_clients.every() if "project" in c.scopes]
 
@@ -55,7 +55,11 @@ def test_the_committed_file_names_no_path_of_this_machine(
     # Run through a shell, it is guarded: a machine without jitctx gets the empty answer `{}`. OpenCode's
     # plugin starts the program itself and leaves OpenCode alone when it cannot.
     assert doc["scope"] == "project"
-    assert doc["command"] == (command if all_clients.get(agent).hooks_file else guard(command))
+    client = all_clients.get(agent)
+    expected = command if client.hooks_file else guard(command)
+    if not client.hooks_file and any(entry.fails_closed for entry in client.entries()):
+        expected = fail_safe(expected)  # a client that takes a failing hook for a deny: never exits non-zero
+    assert doc["command"] == expected
     written = Path(doc["settings_path"]).read_text()
     assert str(in_venv.parent) not in written and sys.executable not in written
 

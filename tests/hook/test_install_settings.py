@@ -9,15 +9,8 @@ from typing import Any
 import pytest
 
 from jitctx.clients.claude_code.hooks import ENTRIES
-from jitctx.clients.settings_file import (
-    SettingsError,
-    diff,
-    dump,
-    install,
-    is_jitctx_command,
-    parse_settings,
-    uninstall,
-)
+from jitctx.clients.hook_command import is_jitctx_command
+from jitctx.clients.settings_file import SettingsError, diff, dump, install, parse_settings, uninstall
 
 CMD = "jitctx hook claude-code"
 OTHER = {
@@ -107,9 +100,10 @@ def test_our_handler_in_someone_elses_group_leaves_their_handler() -> None:
 
 def test_entries_under_events_no_longer_used_are_removed() -> None:
     stale = {"hooks": [{"type": "command", "command": CMD}]}
-    data, changes = install({"hooks": {"PreToolUse": [stale]}}, ENTRIES, CMD, "claude-code")
-    assert "PreToolUse" not in data["hooks"]
-    assert ("PreToolUse", "removed") in [(c.event, c.action) for c in changes]
+    # PostToolUse: what installs wrote before PostToolBatch answered a batch of calls once.
+    data, changes = install({"hooks": {"PostToolUse": [stale]}}, ENTRIES, CMD, "claude-code")
+    assert "PostToolUse" not in data["hooks"]
+    assert ("PostToolUse", "removed") in [(c.event, c.action) for c in changes]
 
 
 def test_uninstall_removes_only_ours_and_what_it_leaves_empty() -> None:

@@ -70,6 +70,7 @@ def test_with_the_mcp_transport_the_remaining_commands_go_warm(
     assert document["warm"] is True and document["mcp_server"]["action"] == "added"
     assert commands(project / ".claude/settings.json") == {
         "SessionStart": ["jitctx hook claude-code --warm"],
+        "PreToolUse": ["jitctx hook claude-code --warm"],
         "UserPromptSubmit": ["mcp_tool"],
         "PostToolBatch": ["mcp_tool"],
         "SubagentStart": ["mcp_tool"],

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from jitctx.hook.mcp_tools import McpTools, ToolAnswer
-from jitctx.hook.mcp_wire import Deliveries, _Wire
+from jitctx.hook.transports.mcp.tools import McpTools, ToolAnswer
+from jitctx.hook.transports.mcp.wire import Deliveries, _Wire
 from jitctx.project import Project
 
 

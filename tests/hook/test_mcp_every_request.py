@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from jitctx.discovery.session import Session
-from jitctx.hook.mcp_tools import McpTools
-from jitctx.hook.mcp_wire import clean_line
+from jitctx.hook.transports.mcp.tools import McpTools
+from jitctx.hook.transports.mcp.wire import clean_line
 from jitctx.project import Project
 from tests.conftest import git
 

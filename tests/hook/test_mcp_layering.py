@@ -16,7 +16,7 @@ def test_the_mcp_server_and_the_hook_never_import_the_cli() -> None:
             "        if name == 'jitctx.cli' or name.startswith('jitctx.cli.'):",
             "            raise ImportError('blocked: ' + name)",
             "sys.meta_path.insert(0, Block())",
-            "import jitctx.hook.mcp_server, jitctx.hook.engine, jitctx.reports.explain",
+            "import jitctx.hook.transports.mcp.server, jitctx.hook.engine, jitctx.reports.explain",
             "import jitctx.reports.loads",
             "print('ok')",
         ]

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from jitctx.discovery.explain import explain
-from jitctx.hook.mcp_tools import MAX_PATHS, McpTools, ToolAnswer
+from jitctx.hook.transports.mcp.tools import MAX_PATHS, McpTools, ToolAnswer
 from jitctx.project import Project
 from jitctx.reports.explain import to_json, to_text
 from jitctx.telemetry.scan import stats_from_log
@@ -248,7 +248,7 @@ def test_a_hook_answer_past_the_deadline_is_not_counted_as_sent(
     example_copy: Path, state: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Past the mcp_tool hook's timeout Claude Code has dropped the call: the files go out again next time."""
-    from jitctx.hook import mcp_tools
+    from jitctx.hook.transports.mcp import tools as mcp_tools
 
     tools = McpTools(Project(example_copy), cwd=str(example_copy), state_dir=state, use_git=False)
     fields = _hook_fields(example_copy, "late", "nl -ba src/api/users.ts")

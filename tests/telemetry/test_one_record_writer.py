@@ -247,6 +247,7 @@ def test_the_builder_is_cheap_to_import() -> None:
     assert not loaded & {"typing", "dataclasses", "datetime", "pathlib"}
     assert {name for name in loaded if name.startswith("jitctx")} == {
         "jitctx",
+        "jitctx.live_clients",
         "jitctx.safe_open",
         "jitctx.telemetry",
         "jitctx.telemetry.records",

@@ -99,6 +99,19 @@ def host_load(
     return record
 
 
+def wrote(
+    sid: str, at: float, *writes: tuple[str, list[str]], loaded: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """A hook's record after tool calls that wrote files: (path, the files that came late) per file."""
+    listed = [{"path": p, "rules_before": not late, **({"late": late} if late else {})} for p, late in writes]
+    return {**discovery(sid, at, loaded=loaded), "writes": listed}
+
+
+def held(sid: str, at: float, *loaded: str) -> dict[str, Any]:
+    """A hook's record of a write held back: the rules its deny carried, and `held`."""
+    return {**discovery(sid, at, loaded=[item(n, 9, "path_glob_match") for n in loaded]), "held": True}
+
+
 def skill(sid: str, at: float, name: str, path: str | None = None, root: str = ROOT) -> dict[str, Any]:
     record = {"v": 1, "kind": "skill", "ts": ts(at), "session_id": sid, "channel": "main", "root": root}
     record["skill"] = name
@@ -308,6 +321,100 @@ def test_a_skill_record_with_a_wrong_field_is_invalid(fields: dict[str, Any]) ->
     assert stats.window.invalid == 1 and [r.uses for r in stats.by_skill] == [1]
 
 
+def test_writes_before_their_rules_are_counted_with_their_files_and_sessions() -> None:
+    records = [
+        startup("off", 0),
+        # Holding off: the UI rules reach the model only with the answer to the write (sent by jitctx,
+        # or loaded by the client itself: then the record loaded nothing).
+        wrote("off", 1, ("src/ui/A.tsx", ["src/ui/CLAUDE.md", ".claude/rules/ui.md"])),
+        wrote("off", 2, ("src/ui/A.tsx", []), ("docs/x.md", [])),  # its rules are in context now
+        wrote("off", 3, ("src/ui/B.tsx", [".claude/rules/ui.md"]), loaded=[item("r.md", 9, "include")]),
+        startup("on", 4),
+        held("on", 5, "src/ui/CLAUDE.md", ".claude/rules/ui.md"),  # held once, the rules in its deny
+        wrote("on", 6, ("src/ui/A.tsx", [])),  # the write made again: its rules came first
+        wrote("other", 7, ("src/ui/A.tsx", ["src/ui/CLAUDE.md"])) | {"root": "/work/other"},
+    ]
+    writes = compute_stats(records).writes
+    assert (writes.total, writes.before_rules, writes.before_rules_sessions, writes.held) == (6, 3, 2, 1)
+    assert [tuple(row) for row in writes.before_rules_files] == [
+        ("src/ui/A.tsx", 1, 1, ("src/ui/CLAUDE.md",), "/work/other"),
+        ("src/ui/A.tsx", 1, 1, ("src/ui/CLAUDE.md", ".claude/rules/ui.md"), ROOT),
+        ("src/ui/B.tsx", 1, 1, (".claude/rules/ui.md",), ROOT),
+    ]
+    assert compute_stats(records).to_json()["writes"] == {
+        "total": 6,
+        "before_rules": 3,
+        "before_rules_sessions": 2,
+        "before_rules_files": [
+            {
+                "path": "src/ui/A.tsx",
+                "writes": 1,
+                "sessions": 1,
+                "late": ["src/ui/CLAUDE.md"],
+                "project": "/work/other",
+            },
+            {
+                "path": "src/ui/A.tsx",
+                "writes": 1,
+                "sessions": 1,
+                "late": ["src/ui/CLAUDE.md", ".claude/rules/ui.md"],
+                "project": ROOT,
+            },
+            {
+                "path": "src/ui/B.tsx",
+                "writes": 1,
+                "sessions": 1,
+                "late": [".claude/rules/ui.md"],
+                "project": ROOT,
+            },
+        ],
+        "held": 1,
+    }
+
+
+def test_a_write_record_is_still_a_discovery_of_the_hit_rate() -> None:
+    """A write's record that loaded nothing is counted as the miss it is, like any other."""
+    plain = [startup("s", 0), discovery("s", 1), discovery("s", 2, loaded=[item("a.md", 5, "include")])]
+    with_writes = [
+        plain[0],
+        wrote("s", 1, ("a.py", [])),
+        plain[2] | {"writes": [{"path": "b.py", "rules_before": True}]},
+    ]
+    one, other = compute_stats(plain), compute_stats(with_writes)
+    assert (other.discoveries, other.hits, other.loads, other.by_channel) == (
+        one.discoveries,
+        one.hits,
+        one.loads,
+        one.by_channel,
+    )
+    assert (other.writes.total, other.writes.before_rules) == (2, 0) and one.writes.total == 0
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"writes": {"path": "a"}},
+        {"writes": ["a.py"]},
+        {"writes": [{"path": "a.py"}]},
+        {"writes": [{"path": 3, "rules_before": True}]},
+        {"writes": [{"path": "a.py", "rules_before": "no"}]},
+        {"writes": [{"path": "a.py", "rules_before": False, "late": "CLAUDE.md"}]},
+        {"writes": [{"path": "a.py", "rules_before": False, "late": [None]}]},
+        {"held": "yes"},
+        {"held": 1},
+    ],
+)
+def test_a_write_record_with_a_wrong_field_is_invalid(fields: dict[str, Any]) -> None:
+    stats = compute_stats([wrote("s", 0, ("a.py", ["CLAUDE.md"])), {**discovery("s", 1), **fields}])
+    assert stats.window.invalid == 1 and stats.discoveries == 1
+    assert (stats.writes.total, stats.writes.before_rules, stats.writes.held) == (1, 1, 0)
+
+
+def test_no_write_recorded_is_no_count_of_writes() -> None:
+    writes = compute_stats([startup("s", 0), discovery("s", 1)]).writes
+    assert (writes.total, writes.before_rules, writes.held, writes.before_rules_files) == (0, 0, 0, ())
+
+
 @pytest.mark.parametrize(
     ("values", "q", "expected"),
     [
@@ -337,7 +444,9 @@ def logs(draw: st.DrawFn) -> list[dict[str, Any]]:
     records: list[dict[str, Any]] = []
     for n in range(draw(st.integers(0, 60))):
         sid = draw(st.sampled_from(["a", "b", "c", "d"]))
-        kind = draw(st.sampled_from(["miss", "miss", "hit", "startup", "host", "skill", "junk"]))
+        kind = draw(
+            st.sampled_from(["miss", "miss", "hit", "startup", "host", "skill", "write", "held", "junk"])
+        )
         if kind == "miss":
             records.append(
                 discovery(
@@ -363,6 +472,12 @@ def logs(draw: st.DrawFn) -> list[dict[str, Any]]:
             records.append(startup(sid, n))
         elif kind == "host":
             records.append(host_load(sid, n, draw(st.none() | st.integers(0, 9)), "include"))
+        elif kind == "write":
+            path = draw(st.sampled_from(["a.tsx", "b.tsx"]))
+            late = draw(st.sampled_from([[], ["CLAUDE.md"], ["r.md", "CLAUDE.md"]]))
+            records.append(wrote(sid, n, (path, late)) | {"root": draw(st.sampled_from([ROOT, "/other"]))})
+        elif kind == "held":
+            records.append(held(sid, n, "r.md"))
         elif kind == "skill":
             name = draw(st.sampled_from(["commit", "review"]))
             path = draw(st.sampled_from([None, f".claude/skills/{name}/SKILL.md", "elsewhere/SKILL.md"]))
@@ -402,6 +517,8 @@ def test_merging_two_halves_equals_one_pass(records: list[dict[str, Any]], data:
                     "file_path",
                     "skill",
                     "path",
+                    "writes",
+                    "held",
                 ]
             ),
             st.none()

@@ -2,7 +2,8 @@
 
 This runs on every tool call, so it imports little: the engine and the session store, and yaml or the glob
 libraries only when a rule file must be parsed. `fast_main` answers without building the argparse parser.
-With --warm it first hands the event to the warm daemon (jitctx.cli.warm) and imports none of that.
+The answering itself is the hook's process transport (jitctx.hook.transports.process); with --warm it
+first hands the event to the warm daemon (jitctx.hook.transports.warm).
 """
 
 from __future__ import annotations
@@ -74,7 +75,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="let a jitctx process that stays up answer (see below): the hook starts faster",
     )
-    # The daemon --warm starts (jitctx.cli.warm.server); not for people, so not in --help.
+    # The daemon --warm starts (jitctx.hook.transports.warm.server); not for people, so not in --help.
     parser.add_argument("--serve-warm", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument(
         "--json", action="store_true", help="accepted for uniformity: the answer is always JSON"
@@ -94,118 +95,19 @@ def serve(
     stdin: BinaryIO | None = None,
     stdout: Any = None,
 ) -> int:
-    """Answer one event from `stdin` on `stdout`; always 0, whatever happens."""
+    """Answer one event from `stdin` on `stdout` (the process transport); always 0, whatever happens."""
     from jitctx.cli.state import default_state_dir, user_home
     from jitctx.errors import JitctxError
-    from jitctx.hook import DEADLINE_S
-    from jitctx.hook.pipeline import respond
+    from jitctx.hook.transports import process
 
     try:
         chosen = state_dir if state_dir is not None else default_state_dir()
-    except JitctxError as exc:  # no home and no private place for state: nothing to keep, nothing to log
-        _report(f"jitctx hook {agent}: {exc} (answered {{}})")
-        _write({}, stdout)
-        return 0
-    raw, problem = _read_input(stdin or sys.stdin.buffer)
-    # The answer is written before the session state is saved (see hook.pipeline): a file that never
-    # reached the agent is sent again on the next event.
-    respond(
-        agent,
-        raw,
-        state_dir=str(chosen),
-        home=user_home(),
-        use_git=use_git,
-        report=_report,
-        deliver=lambda result: _emit(result, stdout),
-        problem=problem,
-        origin_pid=os.getppid(),
-        deadline_s=DEADLINE_S,
+    except JitctxError as exc:
+        return process.unanswerable(agent, exc, stdout)
+    raw, problem = process.read_input(stdin or sys.stdin.buffer)
+    return process.answer(
+        agent, raw, state_dir=str(chosen), home=user_home(), use_git=use_git, problem=problem, stdout=stdout
     )
-    return 0
-
-
-def _read_input(stream: BinaryIO) -> tuple[bytes, str | None]:
-    """At most MAX_INPUT bytes of the event, or the problem that stops it being answered."""
-    from jitctx.hook import MAX_INPUT
-
-    try:
-        raw = stream.read(MAX_INPUT + 1)
-    except (OSError, ValueError) as exc:  # a closed or unreadable stdin is bad input like any other
-        return b"", f"cannot read stdin ({exc})"
-    if len(raw) > MAX_INPUT:
-        return b"", f"hook input is larger than {MAX_INPUT // 2**20} MiB; not read"
-    return raw, None
-
-
-def _report(line: str) -> None:
-    try:
-        print(line, file=sys.stderr)
-    except (OSError, ValueError):
-        pass
-
-
-def _write(result: dict[str, Any], stdout: Any) -> None:
-    try:
-        _emit(result, stdout)
-    except (OSError, ValueError):  # the agent stopped listening; nothing left to do
-        pass
-
-
-def answer_bytes(result: dict[str, Any]) -> bytes:
-    """One answer as the hook prints it: a line of JSON in UTF-8."""
-    import json
-
-    text = json.dumps(result, ensure_ascii=False) + "\n"
-    try:
-        return text.encode("utf-8")
-    except UnicodeEncodeError:  # a file name that is not UTF-8 (see adapters.context.readable)
-        from jitctx.hook.context import readable
-
-        return (json.dumps(readable(result), ensure_ascii=False) + "\n").encode("utf-8")
-
-
-def _emit(result: dict[str, Any], stdout: Any) -> None:
-    """Write and flush one answer; raises OSError or ValueError when it could not be written."""
-    write_answer(answer_bytes(result), stdout)
-
-
-def write_answer(data: bytes, stdout: Any = None) -> None:
-    """Write and flush an answer's bytes to `stdout` (a text stream), else to this process's stdout;
-    raises OSError or ValueError when they could not be written."""
-    if stdout is not None:
-        stdout.write(data.decode("utf-8"))
-        stdout.flush()
-        return
-    if sys.stdout is None:  # started with stdout closed
-        raise OSError("stdout is closed")
-    try:
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
-    except (OSError, ValueError):
-        # The reader is gone: point stdout at /dev/null so that the flush at exit does not complain too
-        # (the recipe of Python's signal docs for a broken pipe).
-        try:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        except (OSError, ValueError):
-            pass
-        raise
-
-
-def _ask_warm(agent: str, raw: bytes, state: str | None, use_git: bool) -> bool:
-    """Whether the warm daemon answered (jitctx.cli.warm.client); False: answer here, from the same bytes."""
-    from jitctx.hook import MAX_INPUT
-
-    if len(raw) > MAX_INPUT:
-        return False  # serve() refuses it with its own message; no need to ship 8 MiB to be told so
-    try:
-        from jitctx.cli.state import state_dir_path
-        from jitctx.cli.warm.client import ask
-
-        # Absolute: the daemon does not share this process's current directory.
-        chosen = os.path.abspath(state) if state is not None else state_dir_path()
-        return ask(agent, raw, chosen, use_git)
-    except Exception:  # --warm is an optimisation: any surprise is answered here, as without it
-        return False
 
 
 def fast_main(argv: Sequence[str]) -> int | None:
@@ -242,13 +144,22 @@ def fast_main(argv: Sequence[str]) -> int | None:
 def answer(
     agent: str, state: str | None, *, use_git: bool, warm: bool = False, serve_warm: bool = False
 ) -> int:
-    """Answer the event on stdin: through the warm daemon (--warm), else the one hook pipeline (its fast
-    lane, then the engine); or, with --serve-warm, be the daemon. Both command lines (`fast_main`,
-    argparse's `run`) end here."""
-    if serve_warm:
-        from jitctx.cli.warm.server import serve_warm as run_daemon
+    """Answer the event on stdin (the process transport: through the warm daemon with --warm, else the
+    one hook pipeline, its fast lane, then the engine); or, with --serve-warm, be the daemon. Both command
+    lines (`fast_main`, argparse's `run`) end here, where the state dir and the home are decided."""
+    from jitctx.cli.state import state_dir_path, user_home
+    from jitctx.hook.transports import process
 
-        return run_daemon(agent, state, use_git)
+    try:
+        chosen = os.path.abspath(state) if state is not None else state_dir_path()
+    except Exception as exc:  # no home and no private place for state: nothing to keep, nothing to log
+        if serve_warm:
+            return 0
+        return process.unanswerable(agent, exc)
+    if serve_warm:
+        from jitctx.hook.transports.warm.server import serve_warm as run_daemon
+
+        return run_daemon(agent, chosen, user_home(), use_git)
     from jitctx.hook import MAX_INPUT
 
     problem: str | None = None
@@ -256,28 +167,6 @@ def answer(
         raw = sys.stdin.buffer.read(MAX_INPUT + 1)  # the pipeline refuses more; no need to read it all
     except (OSError, ValueError) as exc:
         raw, problem = b"", f"cannot read stdin ({exc})"
-    if problem is None and warm and _ask_warm(agent, raw, state, use_git):
-        return 0
-    from jitctx.cli.state import state_dir_path, user_home
-    from jitctx.hook import DEADLINE_S
-    from jitctx.hook.pipeline import respond
-
-    try:
-        chosen = os.path.abspath(state) if state is not None else state_dir_path()
-    except Exception as exc:  # no home and no private place for state: nothing to keep, nothing to log
-        _report(f"jitctx hook {agent}: {exc} (answered {{}})")
-        _write({}, None)
-        return 0
-    respond(
-        agent,
-        raw,
-        state_dir=chosen,
-        home=user_home(),
-        use_git=use_git,
-        report=_report,
-        deliver=lambda result: _emit(result, None),
-        problem=problem,
-        origin_pid=os.getppid(),  # the shell the client started this hook from
-        deadline_s=DEADLINE_S,
+    return process.answer(
+        agent, raw, state_dir=chosen, home=user_home(), use_git=use_git, problem=problem, warm=warm
     )
-    return 0

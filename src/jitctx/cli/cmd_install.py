@@ -112,21 +112,22 @@ def default_command(agent: str, scope: str = "user") -> str:
 def hook_command(client: Client, scope: str, given: str | None, warm: bool) -> str:
     """The command install writes: `given` (--command) or the scope's default, with --warm. In the
     committed scope a client that runs hook commands through a shell gets the guarded form, which
-    answers `{}` on a machine without jitctx (settings_file.guard); a plugin of jitctx's own starts
+    answers `{}` on a machine without jitctx (clients.hook_command.guard); a plugin of jitctx's own starts
     the program itself and leaves the client alone when it cannot."""
+    from jitctx.clients import hook_command as commands
     from jitctx.clients import settings_file as settings
 
     command = given or default_command(client.name, scope)
-    if not settings.is_jitctx_command(command, client.name):
+    if not commands.is_jitctx_command(command, client.name):
         raise UsageError(
             f"--command {command!r} must run `jitctx hook {client.name}`: that is how jitctx recognises "
             "its own entries when it updates or removes them"
         )
-    invocation = settings.unguard(command)
+    invocation = commands.unguard(command)
     if warm and not settings.is_warm_command(invocation):
         invocation += " --warm"
     shared = scope == COMMITTED_SCOPE and given is None and not client.hooks_file
-    return settings.guard(invocation) if shared or settings.is_guarded(command) else invocation
+    return commands.guard(invocation) if shared or commands.is_guarded(command) else invocation
 
 
 def project_root(root_arg: str | None) -> str:
@@ -197,6 +198,7 @@ def apply(args: argparse.Namespace) -> Outcome:
     before anything is written."""
     from jitctx.cli.install_rewrite import rewrite
     from jitctx.cli.install_server import register_server, without_warm
+    from jitctx.clients import hook_command as commands
     from jitctx.clients import install_record
     from jitctx.clients import settings_file as settings
     from jitctx.clients.mcp_transport import APPROVALS, approve, withdraw
@@ -257,7 +259,7 @@ def apply(args: argparse.Namespace) -> Outcome:
         # is ever taken away again (uninstall, or an install back to the command transport).
         if server_path is not None and mcp and command is not None:
             server = register_server(
-                server_path, without_warm(settings.unguard(command)), state, agent=args.agent,
+                server_path, without_warm(commands.unguard(command)), state, agent=args.agent,
                 dry_run=args.dry_run,
             )  # fmt: skip
         elif server_path is not None and install_record.was_added(state, server_path, "mcp-server"):
@@ -270,7 +272,13 @@ def apply(args: argparse.Namespace) -> Outcome:
             install_record.note_added(state, path, "approval")  # added by jitctx, not the user's
         elif approval_added and not approving:
             install_record.forget_added(state, path, "approval")
-    return Outcome(path, command, tuple(changes), done.changed, done.backup, done.diff, done.removed, server)
+    # What the entries hold: a client that takes a failing hook for a deny gets the form that always exits 0.
+    shown = command
+    if command is not None and any(
+        entry.fails_closed for entry in client.entries("mcp" if mcp else "command")
+    ):
+        shown = commands.fail_safe(command)
+    return Outcome(path, shown, tuple(changes), done.changed, done.backup, done.diff, done.removed, server)
 
 
 # -- every agent at once: `install` / `uninstall` without a name ---------------------------------------
@@ -585,7 +593,7 @@ def portable_notes(client: Client, command: str, path: Path, root: str) -> list[
     """What the committed command does on each machine, and what is amiss with it on this one."""
     from jitctx.clients.checks import command_program
     from jitctx.clients.doctor_kit import shared_phrase
-    from jitctx.clients.settings_file import is_guarded
+    from jitctx.clients.hook_command import is_guarded
 
     program = command_program(command) or ""
     others = " or ".join(f"--scope {scope}" for scope in client.scopes if scope != COMMITTED_SCOPE)

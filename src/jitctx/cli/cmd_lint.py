@@ -33,6 +33,10 @@ rules (severity):
                                   spec: name 1-64 lowercase/digits/hyphens = folder, description <= 1,024
   skill-name-missing, skill-unknown-field, skill-listing-cut (warning)  no name (Claude Code takes
                                   the folder's); a field no agent knows; a listing over 1,536 chars
+  skill-yaml (warning)            SKILL.md frontmatter not valid YAML that the agent still lists (an
+                                  error, skill-frontmatter, where the agent skips it: Codex, Copilot CLI)
+  skill-document (note)           an AGENTS.md or CLAUDE.md in a skill's folder: the skill's document,
+                                  read with it; no instruction-file limit applies
   frontmatter-unreadable (error)  the rule is never injected
   scope-matches-nothing (warning) a scope pattern matches no file of the repository
   duplicate-rule, duplicate-text (warning)  unconditional files repeating each other

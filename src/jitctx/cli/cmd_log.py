@@ -1,4 +1,5 @@
-"""`jitctx log`: the timeline of recorded loads, one line per load (time, reason, file, globs, trigger)."""
+"""`jitctx log`: the timeline of recorded loads, one line per load (time, reason, file, globs, trigger),
+and of the writes made before their rules (DESIGN §2.11)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,10 @@ HELP = """\
 Every JIT discovery (hit or miss) and every session start leaves a record in the event log; so do the
 loads Claude Code reports through its own InstructionsLoaded hook. This prints one line per load,
 oldest first, with paths relative to the project root. Times are UTC.
+
+A write made before its rules were in the model's context has a line of its own ("write before its
+rules", the file written, and the instruction files that came late); the files sent in the answer to a
+write held back say "held write".
 
 examples:
   jitctx log                          # everything recorded
@@ -79,18 +84,19 @@ def run(args: argparse.Namespace) -> int:
     if args.raw:
         _print_raw(directory, since, args, report, seen, exact)
     else:
-        # Only the records that loaded something are kept: a long log is nearly all misses.
+        # Only the records that loaded or wrote something are kept: a long log is nearly all misses.
         from jitctx.telemetry.log_reader import read_records
 
         records = read_records(directory, since=since, session=args.session, exact=exact, report=report)
-        with_loads = [r for r in seen.all(records) if _loads_something(r)]
-        with_loads.sort(key=lambda record: record["ts"])  # concurrent writers land a few ms out of order
-        loads = timeline(with_loads)
+        kept = [r for r in seen.all(records) if _loads_something(r) or _writes_something(r)]
+        kept.sort(key=lambda record: record["ts"])  # concurrent writers land a few ms out of order
+        loads, writes = timeline(kept), writes_of(kept)
         window = window_json(seen, report, since, args.session)
         if args.json:
-            print_json({"events_dir": str(directory), "window": window, "loads": loads, **seen.totals()})
+            document = {"events_dir": str(directory), "window": window, "loads": loads, "writes": writes}
+            print_json({**document, **seen.totals()})
         else:
-            _print_timeline(loads, seen, window)
+            _print_timeline(loads, writes, seen, window)
     report_skips(report, directory, seen.records > 0, args.session, since)
     return 0
 
@@ -99,7 +105,7 @@ class Seen:
     """Running totals of the records a command went through, without keeping them."""
 
     def __init__(self) -> None:
-        self.records = self.discoveries = self.hits = 0
+        self.records = self.discoveries = self.hits = self.held = 0
         self.sessions: set[str] = set()
         self.first_ts: str | None = None
         self.last_ts: str | None = None
@@ -113,6 +119,7 @@ class Seen:
         if record.get("kind") == "discovery":
             self.discoveries += 1
             self.hits += record.get("hit") is True
+            self.held += record.get("held") is True
 
     def all(self, records: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
         for record in records:
@@ -125,6 +132,10 @@ class Seen:
 
 def _loads_something(record: dict[str, Any]) -> bool:
     return record.get("kind") == "load" or bool(record.get("loaded"))
+
+
+def _writes_something(record: dict[str, Any]) -> bool:
+    return bool(record.get("writes"))
 
 
 def _print_raw(
@@ -176,7 +187,8 @@ def shown_path(path: str, root: str) -> str:
 
 
 def timeline(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One entry per load: those inside startup/discovery records, and host `load` records."""
+    """One entry per load: those inside startup/discovery records, and host `load` records; `held`: it
+    went out in the answer to a write held back, before the write (DESIGN §2.11)."""
     loads = []
     for record in records:
         kind = record.get("kind")
@@ -208,9 +220,35 @@ def timeline(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     "bytes": item.get("bytes"),
                     "tokens": item.get("tokens"),
                     "source": record.get("source", "jitctx"),
+                    "held": record.get("held") is True,
                 }
             )
     return loads
+
+
+def writes_of(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One entry per write a record lists (`writes`): the file, whether its rules were in the model's
+    context before it, and the instruction files that reached the model only after it (`late`)."""
+    writes = []
+    for record in records:
+        listed = record.get("writes")
+        root = str(record.get("root") or "")
+        for entry in listed if isinstance(listed, list) else []:
+            if not isinstance(entry, dict) or not isinstance(entry.get("path"), str):
+                continue
+            late = entry.get("late")
+            writes.append(
+                {
+                    "ts": record["ts"],
+                    "session_id": record["session_id"],
+                    "channel": record.get("channel", "main"),
+                    "path": shown_path(entry["path"], root),
+                    "project": root or None,
+                    "rules_before": entry.get("rules_before") is not False,
+                    "late": [str(name) for name in late] if isinstance(late, list) else [],
+                }
+            )
+    return writes
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
@@ -227,15 +265,23 @@ def clock(ts: str) -> str:
     return ts[:19].replace("T", " ")
 
 
-def _print_timeline(loads: list[dict[str, Any]], seen: Seen, window: dict[str, Any]) -> None:
+def _print_timeline(
+    loads: list[dict[str, Any]], writes: list[dict[str, Any]], seen: Seen, window: dict[str, Any]
+) -> None:
     print(window_line(window))
-    if not loads:
+    early = [write for write in writes if not write["rules_before"]]
+    # A write before its rules comes before the loads of its record: the rules that came after it.
+    lines = sorted(
+        [(entry["ts"], 0, n, entry) for n, entry in enumerate(early)]
+        + [(entry["ts"], 1, n, entry) for n, entry in enumerate(loads)]
+    )
+    if not lines:
         print("no loads in this window")
     else:
         from jitctx.telemetry.results import project_labels
 
-        labels = project_labels(load["project"] for load in loads)
-        with_channel = any(load["channel"] != "main" for load in loads)
+        labels = project_labels(entry["project"] for *_, entry in lines)
+        with_channel = any(entry["channel"] != "main" for *_, entry in lines)
         headers = [
             "time (UTC)",
             "session",
@@ -248,16 +294,13 @@ def _print_timeline(loads: list[dict[str, Any]], seen: Seen, window: dict[str, A
         ]
         rows = [
             [
-                clock(load["ts"]),
-                printable(load["session_id"][:8]),
-                printable(labels.get(load["project"] or "", "-")),
-                *([load["channel"]] if with_channel else []),
-                printable(load["reason"]),
-                printable(load["path"]),
-                printable(", ".join(load["globs"])),
-                printable(load["trigger"] or ""),
+                clock(entry["ts"]),
+                printable(entry["session_id"][:8]),
+                printable(labels.get(entry["project"] or "", "-")),
+                *([entry["channel"]] if with_channel else []),
+                *(_load_cells(entry) if is_load else _write_cells(entry)),
             ]
-            for load in loads
+            for _, is_load, _, entry in lines
         ]
         print()
         print(table(headers, rows))
@@ -266,7 +309,41 @@ def _print_timeline(loads: list[dict[str, Any]], seen: Seen, window: dict[str, A
     print(
         f"{count(len(loads), 'load')}; {count(totals['discoveries'], 'discovery')} "
         f"({count(totals['hits'], 'hit')}) in {count(totals['sessions'], 'session')}"
+        + "".join(f"; {part}" for part in _write_totals(len(early), seen.held))
     )
+
+
+def _write_totals(early: int, held: int) -> list[str]:
+    """The writes before their rules, and those held back, when there are any."""
+    parts = []
+    if early:
+        parts.append(f"{count(early, 'write')} before {'its' if early == 1 else 'their'} rules")
+    if held:
+        parts.append(
+            f"{count(held, 'write')} held back until {'its' if held == 1 else 'their'} rules were sent"
+        )
+    return parts
+
+
+def _load_cells(load: dict[str, Any]) -> list[str]:
+    """The cells of a load: reason, file, globs, trigger."""
+    reason = load["reason"] + (" (held write)" if load["held"] else "")
+    return [
+        printable(reason),
+        printable(load["path"]),
+        printable(", ".join(load["globs"])),
+        printable(load["trigger"] or ""),
+    ]
+
+
+def _write_cells(write: dict[str, Any]) -> list[str]:
+    """The same columns for a write before its rules: the file written, and the rules that came late."""
+    return [
+        "write before its rules",
+        printable(write["path"]),
+        "",
+        printable("late: " + (", ".join(write["late"]) or "?")),
+    ]
 
 
 # -- window and skipped lines, shared with `jitctx stats` ---------------------------------------------

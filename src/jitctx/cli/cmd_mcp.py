@@ -47,7 +47,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from jitctx.hook.mcp_server import TOOLS, McpTools, load_sdk, serve
+    from jitctx.hook.transports.mcp.server import TOOLS, McpTools, load_sdk, serve
 
     if args.list_tools:
         if args.json:

@@ -27,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
     aliases = PROFILES.aliases()
     for p in PROFILES.values():
         files = wrap(files_read(p), FILES_WIDTH)
-        rules = wrap([f"{r.path}/*{r.suffix}" for r in p.rules_dirs] or ["-"], RULES_WIDTH)
+        rules, globs = rules_read(p)
         names = [p.name, *(f"(or {alias})" for alias, name in aliases.items() if name == p.name)]
         for index in range(max(len(files), len(rules), len(names))):
             first = index == 0
@@ -37,11 +37,23 @@ def run(args: argparse.Namespace) -> int:
                     files[index] if index < len(files) else "",
                     rules[index] if index < len(rules) else "",
                     f"{p.max_bytes // 1024} KiB" if first else "",
-                    p.glob_dialect if first else "",
+                    globs[index] if index < len(globs) else "",
                 ]
             )
     print(table(["profile", "instruction files", "rules folders", "budget", "globs"], rows, right=(3,)))
     return 0
+
+
+def rules_read(profile: Profile) -> tuple[list[str], list[str]]:
+    """The lines of the rules folders column, each folder from a line of its own, and beside each folder's
+    first line the glob dialect of its format (whichever agent reads it: jitctx.scope)."""
+    rules: list[str] = []
+    globs: list[str] = []
+    for folder in profile.rules_dirs:
+        lines = wrap([f"{folder.path}/*{folder.suffix}"], RULES_WIDTH)
+        rules += lines
+        globs += [folder.dialect] + [""] * (len(lines) - 1)
+    return rules or ["-"], globs
 
 
 def files_read(profile: Profile) -> list[str]:

@@ -12,6 +12,8 @@ from jitctx.cli.common import add_agent, add_json, count, find_root, print_json,
 from jitctx.cli.state import add_state_dir, user_config_path, writable_events_dir
 from jitctx.errors import JitctxError, UsageError
 
+EARLY = 10  # writes before their rules listed in the text report (--json lists them all)
+
 if TYPE_CHECKING:
     from jitctx.project import Project
     from jitctx.telemetry.replay import Replay
@@ -36,6 +38,13 @@ What Claude Code really loaded is read from the transcript itself where it recor
 writes `instructions` and `nested_memory` attachment lines): the report then compares with that too (the
 files only Claude Code loaded, those only JIT loads, such as AGENTS.md, and the bytes each turn carried),
 and shows the API's own token counts (`usage` of each response) next to the estimates.
+
+Writes before their rules: for each file a call wrote (Write, Edit, a patch, a shell redirect, ...), the
+instruction files that apply to it and reached the model only after it, as JIT discovery alone would
+send them (with the turn's tool results, after the write) and no write held back. With holding on
+([hold] writes in .jitctx.toml, the default) the hook holds such a write once and sends its rules first.
+What the recorded session itself held is not in its transcript, so this is no count of that session's
+writes before their rules; `jitctx stats` counts those from the hook's records.
 
 Lines that are not JSON are skipped and counted. A transcript that is missing or is not JSONL is reported
 and the others still run; the exit status is then 2.
@@ -88,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
         store = EventStore(writable_events_dir(args), warn=warn)
     reports: list[Replay] = []
     errors: list[dict[str, str]] = []
+    write_tools = _write_tools()
     recorded = 0
     for path in args.transcripts:
         try:
@@ -110,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
                 else:
                     observe = recorder(store, transcript)
                     recorded += 1
-            reports.append(replay(transcript, project, observe=observe))
+            reports.append(replay(transcript, project, observe=observe, write_tools=write_tools))
         except JitctxError as exc:  # this transcript cannot be replayed; the others still are
             print(f"jitctx: error: {exc}", file=sys.stderr)
             errors.append({"transcript": path, "error": str(exc)})
@@ -136,6 +146,24 @@ def run(args: argparse.Namespace) -> int:
             )
         print(f"jitctx: {count(recorded, 'replayed session')} recorded in {store.directory}", file=sys.stderr)
     return 2 if errors else 0
+
+
+def _write_tools() -> frozenset[str]:
+    """Every tool name whose touched paths are files it writes, as a replay resolves tool names
+    (`jitctx.touched.tools.REGISTRY`): the generic names, then each live client's, the first client to
+    declare a name deciding what it is."""
+    from jitctx.clients import all_clients
+    from jitctx.touched.tools import GENERIC, GENERIC_WRITES
+
+    declared, writes = set(GENERIC), set(GENERIC_WRITES)
+    for client in all_clients.every():
+        own = client.writes()
+        for name in client.tools():
+            if name not in declared:
+                declared.add(name)
+                if name in own:
+                    writes.add(name)
+    return frozenset(writes)
 
 
 def _project(args: argparse.Namespace, transcript: Transcript) -> Project:
@@ -200,6 +228,7 @@ def render(report: Replay) -> str:
         f"turns       {turns} (main {turns - sub[0]}, subagent {sub[0]}); tool calls {calls} "
         f"(subagent {sub[1]})",
         f"hit rate    {_percent(hits, discoveries)} ({hits} of {discoveries} touched paths loaded something)",
+        *_write_lines(report),
     ]
     startup = ", ".join(f"{load.path} ({load.reason})" for load in report.startup) or "-"
     rows: list[list[object]] = [
@@ -228,6 +257,28 @@ def render(report: Replay) -> str:
     ]
     right = (0, 2, 3, 4, 5, 6, 7) if report.host is not None else (0, 2, 3, 4, 5, 6)
     return "\n".join([*head, "", table(headers, rows, right=right), "", *tail])
+
+
+def _write_lines(report: Replay) -> list[str]:
+    """The writes made before their rules, as replayed (no write held), each with the files that came late."""
+    writes = report.writes
+    if writes is None:
+        return ["writes      not counted: this replay was not told which tools write files"]
+    if not writes:
+        return ["writes      none: no tool call wrote a file"]
+    early = [w for w in writes if not w.rules_before]
+    lines = [
+        f"writes      {count(len(writes), 'file write')}; {len(early):,} before "
+        f"{'its' if len(early) == 1 else 'their'} rules, as replayed (rules sent after each call, "
+        "no write held back)"
+    ]
+    lines += [
+        f"  turn {w.turn} ({w.channel}): {w.path} ({w.tool}), late: {', '.join(w.late)}"
+        for w in early[:EARLY]
+    ]
+    if len(early) > EARLY:
+        lines.append(f"  and {count(len(early) - EARLY, 'more write')} (--json lists them)")
+    return lines
 
 
 def _host_lines(report: Replay) -> list[str]:

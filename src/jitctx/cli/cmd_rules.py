@@ -25,14 +25,19 @@ One row per instruction file of the project (CLAUDE.md, AGENTS.md, GEMINI.md, .c
   twins    other files whose body is the same text (after frontmatter; line ends and trailing
            whitespace do not count): an agent that holds one gains nothing from the other
   when     start (at session start), start in DIR (only when the session starts in DIR or below),
-           on touch of GLOBS or DIR (when a tool call touches a matching path), never (and why)
+           on touch of GLOBS or DIR (when a tool call touches a matching path), never (and why);
+           "(imported by FILE)" when the agent has it through an @import of a file it reads; for a
+           live client, then who brings it with jitctx's hook (the client itself, jitctx, or nobody)
+           at start, after a read and after a shell read of a file it applies to, as the hook decides
+           it for such a session (--json: "hook", moment -> route)
   agents   the profiles that read the file at that moment
 
 Without --agent every profile is shown; a row's agents are grouped by when they read it. Globs are
 counted over the repository's files from 'git ls-files' (tracked, plus untracked files that are not
-ignored; a tree walk without git), each in the glob dialect of the agent that reads it: when an agent's
-count differs from the scope column's (Claude Code matches `*.ts` at any depth) its line says so. Only
-project files are listed: user and managed files do not depend on the repository. Always exits 0;
+ignored; a tree walk without git), each in the glob dialect of its format, whichever agent reads it (a
+`.claude/rules` `*.ts` matches at any depth, in any case, as Claude Code matches it): when an agent's
+count differs from the scope column's its line says so. Only project files are listed: user and managed
+files do not depend on the repository. Always exits 0;
 `jitctx lint` is the check that fails on dead globs.
 
 examples:
@@ -48,8 +53,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from jitctx.cli.routes import rule_routes
     from jitctx.govern.repo_files import list_repo_files
-    from jitctx.govern.rules_table import rules_table
+    from jitctx.govern.rules_table import example_touches, rules_table
     from jitctx.profiles import PROFILES, get_profile
 
     root, _ = resolve_root_and_cwd(args)
@@ -59,7 +65,13 @@ def run(args: argparse.Namespace) -> int:
     from jitctx.clients import all_clients
 
     hooked = frozenset(all_clients.names())  # agents with a jitctx hook: what it sends them is said
-    result = rules_table(root, profiles, repo.paths, repo.method, hooked)
+    # Who brings each file with the hook, as the hook decides it (`hook.decide`) for a previewed session
+    # of each client: its start, then a read and a shell read of a file each rule applies to.
+    examples = example_touches(root, repo.paths)
+    routes = {
+        p.name: rule_routes(all_clients.get(p.name), root, examples) for p in profiles if p.name in hooked
+    }
+    result = rules_table(root, profiles, repo.paths, repo.method, hooked, routes)
     if args.json:
         print_json(document(root, result))
         return 0
@@ -96,6 +108,7 @@ def _row_json(row: RuleRow) -> dict[str, Any]:
                 "on": list(reading.on),
                 "note": reading.note or None,
                 "globs": [_glob_json(glob) for glob in reading.globs],
+                "hook": dict(reading.routes),
             }
             for reading in row.readings
         ],

@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Sequence
+from typing import Any
 
 from jitctx.cli.common import add_common, open_project, print_json, table, warn
+from jitctx.cli.routes import BY, add_without_hook, hooked_client, moments
+from jitctx.clients.base import Client
 from jitctx.discovery.session import Session
-from jitctx.reports.loads import load_rows, startup_json
+from jitctx.hook.decide import NONE
+from jitctx.hook.preview import Moment
+from jitctx.project import Project
+from jitctx.reports.loads import load_json, load_rows, startup_json
 
 HELP = """\
 Startup loads every unconditional instruction file on the chain from the root to the cwd, plus the
@@ -18,8 +25,13 @@ signals line shows how many there are and the first few; --json lists them all.
 `bytes` is the body of a file as the agent receives it (frontmatter left out), as in touch, budget and
 stats; `jitctx provenance` shows the whole file's `size` instead.
 
+With --agent naming a live client (claude-code, codex, ...), each file says who brings it at the start
+of that client's session with jitctx's hook installed: the client itself or jitctx's hook (and which
+files nobody sends, and why), as the hook decides it. --without-hook shows the client alone.
+
 examples:
   jitctx startup --root examples/monorepo
+  jitctx startup --root examples/monorepo --agent codex
   jitctx startup --root examples/monorepo --cwd src/ui --json
 """
 
@@ -28,10 +40,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.epilog = HELP
     add_common(parser, cwd=True)
     parser.add_argument("--no-git", action="store_true", help="do not ask git for changed files")
+    add_without_hook(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     project, cwd = open_project(args)
+    client = hooked_client(args)
+    if client is not None:
+        return _with_hook(args, client, project, cwd)
     result = Session(project, cwd=cwd, use_git=not args.no_git).startup()
     if args.json:
         print_json(startup_json(result))
@@ -55,6 +71,45 @@ def run(args: argparse.Namespace) -> int:
     for message in result.warnings:
         warn(message)
     return 0
+
+
+def _with_hook(args: argparse.Namespace, client: Client, project: Project, cwd: str) -> int:
+    """The start of a session of `client` with jitctx's hook, as the hook decides it."""
+    start = moments(client, cwd, (), use_git=not args.no_git)[0]
+    document = hooked_start_json(start, client, project, cwd)
+    if args.json:
+        print_json(document)
+        return 0
+    print(f"root    {document['root']}")
+    print(f"cwd     {document['cwd']}")
+    print(f"agent   {client.name} (with jitctx's hook)")
+    print(f"signals {signals_line(start.signals)}")
+    print()
+    if not start.verdicts:
+        print("nothing loads at startup")
+        return 0
+    rows = [
+        [v.display, BY[v.route], v.load.reason.value, v.load.file.body_bytes, v.why] for v in start.verdicts
+    ]
+    print(table(["file", "brought by", "reason", "bytes", "why"], rows, right=(3,)))
+    return 0
+
+
+def hooked_start_json(start: Moment, client: Client, project: Project, cwd: str) -> dict[str, Any]:
+    """A previewed start as `startup --json` shows it: `loaded` is what reaches the agent (from the
+    client itself or from jitctx, `route`), `files` every file the hook decided, with why."""
+    shown = project.display(os.path.realpath(cwd))
+    return {
+        "root": project.root,
+        "cwd": shown if not os.path.isabs(shown) else ".",
+        "agent": client.name,
+        "signals": list(start.signals),
+        "loaded": [{**load_json(v.load), "route": v.route} for v in start.verdicts if v.route != NONE],
+        "skipped": [],
+        "warnings": [],
+        "hook": True,
+        "files": [v.to_dict() for v in start.verdicts],
+    }
 
 
 SHOWN_SIGNALS = 5

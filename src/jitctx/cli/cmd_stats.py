@@ -16,9 +16,11 @@ from jitctx.errors import UsageError
 
 if TYPE_CHECKING:
     from jitctx.cli.drift_report import DriftReport
+    from jitctx.telemetry.results import Writes
     from jitctx.telemetry.stats import Stats
 
 UNUSED = 10  # skills never called, named on the line after the table
+EARLY = 10  # files written before their rules, listed without --by-file
 
 HELP = """\
 How to read the figures:
@@ -32,6 +34,10 @@ How to read the figures:
                        startup, touch and budget; `jitctx provenance` measures the whole file.
   predate the log      sessions known only from Claude Code's own load records, without jitctx's
                        discovery records; they are not in the hit rate.
+  writes before their  writes (file tools, patches, shell write targets) made before an instruction
+  rules                file that applies to the written file was in the model's context: it came only
+                       after the write (late). Held back: writes jitctx stopped once to send their
+                       rules first ([hold] writes in .jitctx.toml). Counted with holding on or off.
   skills used          calls of Claude Code's Skill tool, per skill and project; skills of those
                        projects' .claude/skills that the model never called in the window are
                        listed after them (a skill typed as /name is no tool call and not counted).
@@ -52,7 +58,11 @@ examples:
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.epilog = HELP
     add_filters(parser)
-    parser.add_argument("--by-file", action="store_true", help="show the whole leaderboard of files")
+    parser.add_argument(
+        "--by-file",
+        action="store_true",
+        help="show the whole leaderboard of files, and every file written before its rules",
+    )
     parser.add_argument("--html", metavar="FILE", help="also write a self-contained HTML page with a plot")
     parser.add_argument("--workers", type=int, metavar="N", help=argparse.SUPPRESS)
     parser.add_argument(
@@ -165,9 +175,11 @@ def _print(stats: Stats, *, by_file: bool, unused: list[dict[str, str]]) -> None
             f"over {count(cum.n, 'session')}" if cum else "",
         ],
         ["discovery latency P50 / MAX", f"{lat.p50:g} ms / {lat.max:g} ms" if lat else "n/a", ""],
+        _writes_row(stats.writes),
     ]
     print()
     print(table(["metric", "value", ""], rows))
+    _print_early_writes(stats.writes, every=by_file)
     if stats.by_reason:
         print()
         print(
@@ -240,6 +252,51 @@ def _print(stats: Stats, *, by_file: bool, unused: list[dict[str, str]]) -> None
             f"{count(top.loads, 'load')} in {count(top.sessions, 'session')}); "
             f"--by-file for all {count(len(stats.by_file), 'file')}"
         )
+
+
+def _writes_row(writes: Writes) -> list[object]:
+    """The metric row of writes before their rules: a share of the writes recorded, never of none."""
+    if writes.total:
+        value = _percent(writes.before_rules / writes.total)
+        notes = [f"{writes.before_rules:,} / {count(writes.total, 'write')}"]
+        if writes.before_rules:
+            notes[0] += f", in {count(writes.before_rules_sessions, 'session')}"
+    else:
+        value, notes = "n/a", ["no write recorded"]
+    if writes.held:
+        its = "its" if writes.held == 1 else "their"
+        notes.append(f"{count(writes.held, 'write')} held back until {its} rules were sent")
+    return ["writes before their rules", value, "; ".join(notes)]
+
+
+def _print_early_writes(writes: Writes, *, every: bool) -> None:
+    """The files written before their rules, with the rules that came late."""
+    if not writes.before_rules_files:
+        return
+    from jitctx.telemetry.results import project_labels
+
+    rows = writes.before_rules_files if every else writes.before_rules_files[:EARLY]
+    labels = project_labels(r.project for r in writes.before_rules_files)
+    print()
+    print(
+        table(
+            ["written before its rules", "project", "writes", "sessions", "late"],
+            [
+                [
+                    _file(r.path),
+                    printable(labels.get(r.project or "", "-")),
+                    f"{r.writes:,}",
+                    f"{r.sessions:,}",
+                    printable(", ".join(r.late) or "?"),
+                ]
+                for r in rows
+            ],
+            right=(2, 3),
+        )
+    )
+    rest = len(writes.before_rules_files) - len(rows)
+    if rest:
+        print(f"and {count(rest, 'more file')} (--by-file or --json lists them)")
 
 
 def _file(name: str) -> str:

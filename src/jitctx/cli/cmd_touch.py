@@ -9,10 +9,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, NamedTuple
 
+from jitctx.cli.cmd_startup import hooked_start_json
 from jitctx.cli.common import add_common, count, open_project, print_json, table, warn
+from jitctx.cli.routes import BY, NONE, add_without_hook, hooked_client, moments
 from jitctx.cli.state import add_state_dir, state_dir
+from jitctx.clients.base import Client
 from jitctx.discovery.session import Session
 from jitctx.discovery.store import OpenSession, SessionStore
+from jitctx.errors import UsageError
+from jitctx.hook.preview import TOUCH_KINDS
+from jitctx.hook.preview import Moment as PlayedMoment
+from jitctx.hook.touches import placed
 from jitctx.model import Discovery, Startup
 from jitctx.project import Project
 from jitctx.reports.loads import startup_json
@@ -31,8 +38,15 @@ on stderr says so).
 `bytes` is the body of a file as the agent receives it (frontmatter left out), as in startup, budget
 and stats; `jitctx provenance` shows the whole file's `size` instead.
 
+With --agent naming a live client (claude-code, codex, gemini-cli, ...), the session is that client's
+with jitctx's hook installed, played through the hook itself: each file says who brings it (the client
+itself, jitctx's hook, or nobody) and why. --tool says how each PATH is touched (read, write, edit,
+shell_read, shell_write; once for all, or once per PATH), as clients load different files after a
+read than after a shell `cat` or a write. --without-hook shows what the client loads by itself.
+
 examples:
   jitctx touch --root examples/monorepo src/ui/README.md src/ui/Footer.tsx
+  jitctx touch --root examples/monorepo --agent codex --tool shell_read src/ui/Footer.tsx
   jitctx touch --root examples/monorepo --session demo tools/gen.py --json
 """
 
@@ -43,6 +57,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--session", metavar="ID", help="keep state under this session id (see below)")
     add_state_dir(parser)
     parser.add_argument("--no-git", action="store_true", help="do not ask git for changed files at startup")
+    parser.add_argument(
+        "--tool",
+        action="append",
+        choices=TOUCH_KINDS,
+        metavar="KIND",
+        help=f"with a live client's --agent: how PATH is touched, one of {', '.join(TOUCH_KINDS)} "
+        "(default read; give it once for all paths or once per path)",
+    )
+    add_without_hook(parser)
     parser.add_argument(
         "paths", nargs="+", metavar="PATH", help="touched paths, relative to --cwd or absolute"
     )
@@ -161,6 +184,11 @@ def step_json(step: Discovery, path: str | None = None) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     project, cwd = open_project(args)
+    client = hooked_client(args)
+    if client is not None:
+        return _with_hook(args, client, project, cwd)
+    if args.tool:
+        raise UsageError("--tool needs --agent naming a live client (claude-code, codex, ...)")
     with open_session(args, project, cwd) as opened:
         for message in opened.warnings:
             warn(message)
@@ -213,6 +241,75 @@ def run(args: argparse.Namespace) -> int:
     for message in sorted(problems):
         warn(message)
     return _said_if_unrecorded(args)
+
+
+def _with_hook(args: argparse.Namespace, client: Client, project: Project, cwd: str) -> int:
+    """A session of `client` with jitctx's hook: its start, then each PATH touched as --tool says,
+    played through the hook (`hook.preview`); nothing is recorded."""
+    if args.session is not None:
+        raise UsageError(
+            "--session records a session of jitctx's own discovery; with a live client's --agent the "
+            "session is played through the hook and not recorded (add --without-hook to record one)"
+        )
+    kinds = args.tool or ["read"]
+    if len(kinds) == 1:
+        kinds = kinds * len(args.paths)
+    if len(kinds) != len(args.paths):
+        raise UsageError(
+            f"--tool given {len(args.tool)} times for {len(args.paths)} paths: give it once, or once per PATH"
+        )
+    touches = [(kind, placed(cwd, path)) for kind, path in zip(kinds, args.paths, strict=True)]
+    played = moments(client, cwd, touches, use_git=not args.no_git)
+    if args.json:
+        print_json(
+            {
+                "session": None,
+                "agent": client.name,
+                "hook": True,
+                "startup": hooked_start_json(played[0], client, project, cwd),
+                "steps": [_moment_json(moment, project) for moment in played[1:]],
+            }
+        )
+        return 0
+    rows: list[list[object]] = []
+    for moment in played:
+        label = (
+            "start" if moment.path is None else f"{moment.tool or moment.kind} {project.display(moment.path)}"
+        )
+        if not moment.verdicts:
+            rows.append([label, "-", "", "", moment.note or "nothing"])
+        for index, verdict in enumerate(moment.verdicts):
+            rows.append(
+                [
+                    label if index == 0 else "",
+                    verdict.display,
+                    BY[verdict.route],
+                    verdict.load.file.body_bytes,
+                    verdict.why,
+                ]
+            )
+    print(table(["moment", "file", "brought by", "bytes", "why"], rows, right=(3,)))
+    return 0
+
+
+def _moment_json(moment: PlayedMoment, project: Project) -> dict[str, Any]:
+    """One moment: what reaches the agent (`loaded`, by the client or jitctx) and every file decided."""
+    document = moment.to_dict()
+    document["trigger"] = moment.path
+    document["path"] = project.display(moment.path) if moment.path is not None else None
+    document["hit"] = any(v.route != NONE for v in moment.verdicts)
+    document["loaded"] = [
+        {
+            "path": v.display,
+            "route": v.route,
+            "reason": v.load.reason.value,
+            "bytes": v.load.file.body_bytes,
+            "updated": v.load.updated,
+        }
+        for v in moment.verdicts
+        if v.route != NONE
+    ]
+    return document
 
 
 def _said_if_unrecorded(args: argparse.Namespace) -> int:

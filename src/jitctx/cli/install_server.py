@@ -40,7 +40,7 @@ def register_server(
         return None
     spec: dict[str, Any] = {}
     if command is not None:
-        from jitctx.hook.mcp_server import load_sdk
+        from jitctx.hook.transports.mcp.server import load_sdk
 
         load_sdk()  # the server needs the extra `jitctx[mcp]`: a UsageError naming it when it is missing
         try:

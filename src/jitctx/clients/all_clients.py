@@ -9,6 +9,9 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs every hook call milliseconds
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
     from jitctx.clients.base import Client
 
 CLIENTS = {
@@ -51,17 +54,95 @@ def get(name: str) -> Client:
     import importlib
 
     loaded: Client = importlib.import_module(module_name).CLIENT
+    check(loaded, name)
     _loaded[name] = loaded
     return loaded
 
 
+def check(client: Client, name: str) -> None:
+    """A client registers only whole: its name as the registry's, its hook dialect well formed (an event
+    to answer, a tool table whose samples and write tools are its own). TypeError (a bug in jitctx)
+    otherwise. Cheap: it runs in every hook process; what needs the client's profile or its install
+    entries read is checked by `check_parts` when the registry is listed (`every`)."""
+    if client.name != name or not client.title or not client.program:
+        raise TypeError(f"{client!r}: registered as {name!r}; a client needs its name, title and program")
+    if not client.events:
+        raise TypeError(f"{client!r}: its hook dialect names no event")
+    check_tools(client)
+
+
+def check_tools(client: Client) -> None:
+    """A well-formed tool table: a callable declaration for every name, and every write tool in it."""
+    tools = client.tools()
+    broken = sorted(repr(name) for name, declaration in tools.items() if not callable(declaration))
+    if broken:
+        raise TypeError(f"{client!r}: tools {', '.join(broken)} have no callable declaration")
+    unknown = sorted(client.writes() - set(tools))
+    if unknown:
+        raise TypeError(f"{client!r}: write tools {', '.join(map(repr, unknown))} are not in its tool table")
+
+
+def check_samples(client: Client) -> None:
+    """The calls a preview plays (`sample_call`) are of the client's own tools, a write or an edit one of
+    its write tools."""
+    from jitctx.touched.tools import SAMPLE_KINDS
+
+    tools = client.tools()
+    for kind in SAMPLE_KINDS:
+        call = client.sample_call(kind, "/project/sample.txt")
+        if call is not None and call[0] not in tools:
+            raise TypeError(f"{client!r}: its {kind} sample calls {call[0]!r}, not in its tool table")
+        if call is not None and kind in ("write", "edit") and call[0] not in client.writes():
+            raise TypeError(f"{client!r}: its {kind} sample calls {call[0]!r}, not one of its write tools")
+
+
+def check_parts(client: Client) -> None:
+    """The parts a hook process does not need: the samples previews play, its own loading (a profile of
+    its own, named as the client) and its installer (no hook installed for an event its dialect does not
+    read)."""
+    check_samples(client)
+    profile = client.profile()
+    if profile.name != client.name:
+        raise TypeError(f"{client!r}: its profile is called {profile.name!r}")
+    if not client.hooks_file:  # a plugin's hooks are its file's (`install_file`), not settings entries
+        for transport in client.transports:
+            unknown = sorted({entry.event for entry in client.entries(transport)} - client.events)
+            if unknown:
+                raise TypeError(
+                    f"{client!r}: install registers {', '.join(unknown)}, which its dialect does not read"
+                )
+
+
 def every() -> list[Client]:
-    return [get(name) for name in CLIENTS]
+    clients = [get(name) for name in CLIENTS]
+    for client in clients:
+        check_parts(client)
+    return clients
 
 
 def choices() -> list[str]:
     """Every name the command line accepts for a client: registry names, then aliases."""
     return [*CLIENTS, *(alias for client in every() for alias in client.aliases)]
+
+
+def affected_paths(
+    tool_name: str, tool_input: Mapping[str, Any], client: str | None = None
+) -> tuple[str, ...]:
+    """The paths a tool call touches (`jitctx.affected_paths`): `client` names a live client (or an alias),
+    whose own tool names and fields are read (`affected_paths("view", {"path": p}, client="copilot-cli")`);
+    without one, any name jitctx knows: the generic ones, then each live client's. Unknown tools touch
+    nothing; an unknown client is a UsageError."""
+    from jitctx.touched import affected_paths as touched
+
+    if client is None:
+        return touched(tool_name, tool_input)
+    try:
+        tools = get(client).tools()
+    except KeyError:
+        from jitctx.errors import UsageError
+
+        raise UsageError(f"unknown client {client!r}; choose one of: {', '.join(choices())}") from None
+    return touched(tool_name, tool_input, tools)
 
 
 def mcp_hook_client() -> Client:

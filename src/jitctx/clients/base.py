@@ -1,12 +1,21 @@
-"""What jitctx must know of one live coding agent, behind one protocol.
+"""What jitctx must know of one live coding agent: a few small protocols, one class per live client.
 
 A live client is one folder of `jitctx.clients` and one line of `all_clients.CLIENTS`, the way pre-commit
-keeps a language: everything that differs between agents is a method or an attribute here, and the rest
-of jitctx asks the registry, never an agent's name. The defaults describe an agent with Claude-shaped
-hooks (`hookSpecificOutput.additionalContext`) that loads nothing beyond its startup files by itself.
+keeps a language: everything that differs between agents is declared in its folder, and the rest of
+jitctx asks the registry, never an agent's name. A `Client` is made of five parts, each with defaults
+for an agent with Claude-shaped hooks (`hookSpecificOutput.additionalContext`) that loads nothing beyond
+its startup files by itself:
 
-The hook path imports this module on every event, so it imports nothing at load time and builds no
-dataclass: a client is a plain class with one instance in the registry.
+* `HookDialect`: the events it sends and how they read (`parse`), its tools and what each touches, and
+  the answers it takes (`render`, `render_hold`);
+* `OwnLoading`: what it loads by itself, and when (its profile, per release through its `Follower`);
+* `EvidenceReader`: what its own records show reached the model (transcripts, forks, drift);
+* `Installer`: where its hooks are registered and how install writes them;
+* `DoctorChecks`: the checks `jitctx doctor` runs for it.
+
+`all_clients.check` checks every part when a client registers. The hook path imports this module on
+every event, so it imports nothing at load time and builds no dataclass: a client is a plain class with
+one instance in the registry.
 """
 
 from __future__ import annotations
@@ -22,6 +31,7 @@ if TYPE_CHECKING:
     from jitctx.clients.settings_file import HookEntry
     from jitctx.clients.transcript_drift import SessionDrift
     from jitctx.profiles import Profile
+    from jitctx.touched.tools import Declaration
 
 
 class Follower:
@@ -55,27 +65,89 @@ class Follower:
         return None
 
 
-class Client:
-    """One live agent: its profile, hook dialect, settings and install entries, and doctor checks."""
+class HookDialect:
+    """The client's hook dialect: its events, payloads, tools and answers."""
 
     name: str = ""  # `jitctx hook NAME`, `jitctx install NAME`; also its profile's name
-    title: str = ""  # for people: "Claude Code"
-    program: str = ""  # the executable `doctor` asks for `--version`
-    package: str = ""  # where it comes from (npm), for messages and the README
-    aliases: tuple[str, ...] = ()  # other names the command line accepts
-    # The hook events jitctx answers, in the client's own names, and the module that holds the profile.
+    # The hook events jitctx answers, in the client's own names.
     events: frozenset[str] = frozenset()
-    profile_module: str = ""
+    # The module whose `TOOLS` (tool name -> what a call touches), `WRITES` and `sample_call` are the
+    # client's own tools; "" for the generic names (jitctx.touched.tools).
+    tools_module: str = ""
     # May the fast lane prove "nothing loads" for this client's tool events from the quick index?
     fast_lane: bool = False
     # Tools whose calls `after_tool_calls` records: the fast lane leaves such events to the engine.
     recorded_tools: frozenset[str] = frozenset()
-    # Install: the settings scopes, lowest priority first; the transports `install --transport` takes.
-    scopes: tuple[str, ...] = ("project", "user")
-    transports: tuple[str, ...] = ("command",)
-    # Does the client read project settings only in the folder it starts in (not the root's when started
-    # in a subfolder)? install and doctor say so.
-    settings_where_started: bool = False
+
+    def parse(self, payload: Mapping[str, Any]) -> HookEvent:
+        """One hook payload as jitctx's canonical event; raises HookError when it is not one."""
+        from jitctx.clients.event import parse_claude_shaped
+
+        return parse_claude_shaped(self, payload)
+
+    def tools(self) -> Mapping[str, Declaration]:
+        """The client's tools under its own names, each with what a call of it touches (its input's
+        fields, read by one of jitctx.touched's kinds); a tool not in the table touches nothing."""
+        if not self.tools_module:
+            from jitctx.touched.tools import GENERIC
+
+            return GENERIC
+        import importlib
+
+        tools: Mapping[str, Declaration] = importlib.import_module(self.tools_module).TOOLS
+        return tools
+
+    def writes(self) -> frozenset[str]:
+        """The client's tools whose touched paths are files the call writes (a file write or edit, a
+        patch); what a shell call writes is read from its command."""
+        if not self.tools_module:
+            from jitctx.touched.tools import GENERIC_WRITES
+
+            return GENERIC_WRITES
+        import importlib
+
+        writes: frozenset[str] = importlib.import_module(self.tools_module).WRITES
+        return writes
+
+    def sample_call(self, kind: str, path: str) -> tuple[str, dict[str, object]] | None:
+        """A call of the client's own tool of `kind` on the absolute `path`, name and input as its hook
+        payloads carry them, for previews of what a touch does. Kinds (jitctx.touched.tools.SAMPLE_KINDS):
+        "read" (its file read tool), "write" (a new file), "edit" (an existing one), "shell_read" (`cat
+        PATH` in its shell), "shell_write" (`printf x > PATH`). None when it has no such tool."""
+        import importlib
+
+        module = importlib.import_module(self.tools_module or "jitctx.touched.tools")
+        call: tuple[str, dict[str, object]] | None = module.sample_call(kind, path)
+        return call
+
+    def render_hold(self, event_name: str, reason: str) -> dict[str, Any]:
+        """The answer to a pre-tool event that denies the call, with `reason` for the model."""
+        return {
+            "hookSpecificOutput": {
+                "hookEventName": event_name,
+                "permissionDecision": "deny",
+                "permissionDecisionReason": reason,
+            }
+        }
+
+    def render(self, event_name: str, text: str) -> dict[str, Any]:
+        """The answer to a hook event that adds `text` to the model's context ({} for no text)."""
+        if not text:
+            return {}
+        return {"hookSpecificOutput": {"hookEventName": event_name, "additionalContext": text}}
+
+    def mcp_payload(self, fields: dict[str, Any]) -> dict[str, Any]:
+        """The hook payload an `mcp_tool` hook's arguments stand for (`--transport mcp`); ValueError
+        when they are not one."""
+        raise ValueError(f"{self.name} has no mcp transport")
+
+
+class OwnLoading:
+    """What the client loads by itself, and when: its profile, and per event (per release) the calls
+    after which it loads nested files itself (`follower`)."""
+
+    # The module that holds the client's profile (`PROFILE`).
+    profile_module: str = ""
     # Does the client rebuild a resumed conversation without its opening prompt, losing what jitctx sent at
     # the session's start (Gemini CLI 0.61)? Then the first resume sends those files again.
     resume_drops_start: bool = False
@@ -84,13 +156,6 @@ class Client:
     start_answer_per_run: bool = False
     # The client's own modules an event imports, loaded by the warm daemon before it serves.
     preload: tuple[str, ...] = ()
-    # Said after `install` (the trust step the client needs before it runs a hook), or "".
-    install_note: str = ""
-    # Are the client's hooks a file of jitctx's own that the client loads (a plugin), at `settings_path`,
-    # rather than entries in a settings file? Then `install_file` writes and removes it.
-    hooks_file: bool = False
-
-    # -- what it reads -----------------------------------------------------------------------------------
 
     def profile(self) -> Profile:
         """What the client reads by itself (its `--agent` profile)."""
@@ -114,28 +179,15 @@ class Client:
         instruction files; `follower` knows the event's release); the hook leaves exactly that to it."""
         return self.profile()
 
-    # -- its hook dialect --------------------------------------------------------------------------------
-
-    def parse(self, payload: Mapping[str, Any]) -> HookEvent:
-        """One hook payload as jitctx's canonical event; raises HookError when it is not one."""
-        from jitctx.clients.event import parse_claude_shaped
-
-        return parse_claude_shaped(self, payload)
-
-    def map_tool(self, tool_name: str, tool_input: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]]:
-        """The client's tool name and input as the touched-paths registry (jitctx.touched) knows them."""
-        return tool_name, tool_input
-
-    def render(self, event_name: str, text: str) -> dict[str, Any]:
-        """The answer to a hook event that adds `text` to the model's context ({} for no text)."""
-        if not text:
-            return {}
-        return {"hookSpecificOutput": {"hookEventName": event_name, "additionalContext": text}}
-
     def follower(self, transcript: object, cwd: str, origin_pid: int | None = None) -> Follower:
         """What the client follows by itself in this event (`origin_pid`: a process below the client's,
         the hook's parent, when the transport knows one)."""
         return Follower()
+
+
+class EvidenceReader:
+    """What the client's own records show: what reached the model, which conversation a fork copied, what
+    drifted from jitctx's records. Evidence counts only where the client alone writes it (DESIGN §2.12)."""
 
     def forked_from(self, transcript: object, session_id: str) -> str | None:
         """The session a new session's conversation was copied from, when the client forks sessions."""
@@ -146,11 +198,6 @@ class Client:
         `Contents of DISPLAY` of jitctx's proven blocks), to tell which files the fork holds; None when
         the transcript cannot tell."""
         return None
-
-    def mcp_payload(self, fields: dict[str, Any]) -> dict[str, Any]:
-        """The hook payload an `mcp_tool` hook's arguments stand for (`--transport mcp`); ValueError
-        when they are not one."""
-        raise ValueError(f"{self.name} has no mcp transport")
 
     def delivered(self, transcript: object) -> Any:
         """What the client's transcript shows already reached the model (an object with
@@ -174,7 +221,23 @@ class Client:
         """Telemetry beyond discovery for a tool event (Claude Code's skill uses); never changes the
         answer, and raising here is only logged."""
 
-    # -- install and doctor ------------------------------------------------------------------------------
+
+class Installer:
+    """Where the client's hooks are registered, and how `install` writes and `uninstall` removes them."""
+
+    name: str = ""  # the client's name, which its entries' commands carry
+
+    # The settings scopes, lowest priority first; the transports `install --transport` takes.
+    scopes: tuple[str, ...] = ("project", "user")
+    transports: tuple[str, ...] = ("command",)
+    # Does the client read project settings only in the folder it starts in (not the root's when started
+    # in a subfolder)? install and doctor say so.
+    settings_where_started: bool = False
+    # Said after `install` (the trust step the client needs before it runs a hook), or "".
+    install_note: str = ""
+    # Are the client's hooks a file of jitctx's own that the client loads (a plugin), at `settings_path`,
+    # rather than entries in a settings file? Then `install_file` writes and removes it.
+    hooks_file: bool = False
 
     def settings_path(self, scope: str, root: str, home: str, environ: Mapping[str, str]) -> Path:
         raise NotImplementedError
@@ -201,14 +264,34 @@ class Client:
         (None). Returns what changed: `changes`, `changed`, `backup`, `diff`, `removed`."""
         raise NotImplementedError
 
+
+class DoctorChecks:
+    """What `jitctx doctor` checks for the client."""
+
+    program: str = ""  # the executable `doctor` asks for `--version`
+
     def doctor(self, root: str, home: str | None, environ: Mapping[str, str]) -> tuple[list[Check], bool]:
-        """Checks of this client's setup, and whether jitctx's hooks are installed for it anywhere."""
+        """Checks of this client's setup (where its installer says hooks are), and whether jitctx's hooks
+        are installed for it anywhere."""
+        from typing import cast
+
         from jitctx.clients.doctor_kit import settings_checks
 
-        places = [(scope, self.settings_path(scope, root, home or "", environ)) for scope in self.scopes]
+        client = cast("Client", self)  # the default checks read the client's installer part
+
+        places = [(scope, client.settings_path(scope, root, home or "", environ)) for scope in client.scopes]
         if home is None:
             places = [(scope, path) for scope, path in places if scope != "user"]
-        return settings_checks(self, places)
+        return settings_checks(client, places)
+
+
+class Client(HookDialect, OwnLoading, EvidenceReader, Installer, DoctorChecks):
+    """One live agent: the five parts, and how people call it."""
+
+    name: str = ""  # `jitctx hook NAME`, `jitctx install NAME`; also its profile's name
+    title: str = ""  # for people: "Claude Code"
+    package: str = ""  # where it comes from (npm), for messages and the README
+    aliases: tuple[str, ...] = ()  # other names the command line accepts
 
     def __repr__(self) -> str:
         return f"<client {self.name}>"

@@ -63,7 +63,33 @@ def hooks_check(
         )
     else:
         checks.append(Check(client.name, name, OK, f"{path}: {', '.join(wanted)}{warm_note(handlers)}"))
+    checks.extend(fail_safe_check(client, scope, path, handlers))
     return checks, handlers
+
+
+def fail_safe_check(client: Client, scope: str, path: Path, handlers: Sequence[Handler]) -> list[Check]:
+    """Said when a hook the client takes for a deny when it fails (`HookEntry.fails_closed`) runs a
+    command that can exit non-zero: a jitctx that breaks or goes missing would then block the agent."""
+    from jitctx.clients.hook_command import fail_safe, is_fail_safe
+
+    closing = {entry.event for entry in client.entries() if entry.fails_closed}
+    unsafe = [
+        h for h in handlers if h.event in closing and h.command != MCP_HANDLER and not is_fail_safe(h.command)
+    ]
+    if not unsafe:
+        return []
+    events = ", ".join(dict.fromkeys(h.event for h in unsafe))
+    return [
+        Check(
+            client.name,
+            f"fail-safe ({scope})",
+            WARN,
+            f"{path}: the command of {events}, `{unsafe[0].command}`, exits non-zero when jitctx fails "
+            f"or is missing, and {client.title} then denies the call (or the prompt) instead of running "
+            f"it without jitctx; install writes `{fail_safe(unsafe[0].command)}`, which answers {{}} then",
+            f"jitctx install {client.name} --scope {scope}",
+        )
+    ]
 
 
 def warm_note(handlers: Sequence[Handler]) -> str:
@@ -163,15 +189,17 @@ def portable_check(client: Client, command: str, path: Path) -> Check:
     """The hook command of a committed settings file names no path of this machine, and answers where
     jitctx is not installed."""
     from jitctx.clients.checks import command_program
-    from jitctx.clients.settings_file import guard, is_guarded
+    from jitctx.clients.hook_command import fail_safe, guard, is_fail_safe, is_guarded
 
     name = f"portable ({COMMITTED_SCOPE})"
     program = command_program(command) or ""
     why = machine_specific(program, str(path.parent.parent))  # <root>/.claude/settings.json -> <root>
+    written = guard(f"jitctx hook {client.name}")
+    if not client.hooks_file and any(entry.fails_closed for entry in client.entries()):
+        written = fail_safe(written)
     reinstall = (
         f"jitctx install {client.name} --scope {COMMITTED_SCOPE}   (writes "
-        f"`{guard(f'jitctx hook {client.name}')}`, which runs the jitctx each machine has on PATH: "
-        f"{INSTALL_FOR_USER})"
+        f"`{written}`, which runs the jitctx each machine has on PATH: {INSTALL_FOR_USER})"
     )
     if why is not None:
         mine = [scope for scope in client.scopes if scope != COMMITTED_SCOPE]
@@ -184,7 +212,7 @@ def portable_check(client: Client, command: str, path: Path) -> Check:
             "at nothing",
             f"{reinstall}{keep}",
         )
-    if not is_guarded(command):
+    if not (is_guarded(command) or is_fail_safe(command)):
         return Check(
             client.name,
             name,
@@ -206,7 +234,7 @@ def command_check(client: str, command: str, scope: str, *, answers_without: boo
     answers by itself where the program is missing (a guarded one; `answers_without`: a plugin that then
     leaves the client alone) only warns then: the agent runs, without jitctx's context."""
     from jitctx.clients.checks import command_program
-    from jitctx.clients.settings_file import is_guarded
+    from jitctx.clients.hook_command import is_guarded
 
     name = f"command ({scope})"
     program = command_program(command)

@@ -15,10 +15,11 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
-    from jitctx.clients.base import Client
+    from jitctx.clients.base import Client, HookDialect
 
 # What an event asks of jitctx.
 TOOLS = "tools"  # tool calls ran: discover for the paths they touched
+BEFORE_TOOL = "before_tool"  # a tool call is about to run: hold back a write whose rules are not in context
 PROMPT = "prompt"  # the user sent a prompt: its `@path`s are touches
 START = "start"  # a session (re)started: startup loading
 SUBAGENT = "subagent"  # a sub-agent started with a fresh context: its own startup loading
@@ -28,6 +29,7 @@ HOST_LOAD = "host_load"  # the client reports a file it loaded itself: recorded,
 CLAUDE_KINDS = {
     "PostToolUse": TOOLS,
     "PostToolBatch": TOOLS,
+    "PreToolUse": BEFORE_TOOL,
     "UserPromptSubmit": PROMPT,
     "SessionStart": START,
     "SubagentStart": SUBAGENT,
@@ -86,7 +88,7 @@ def text_field(payload: Mapping[str, Any], key: str) -> str:
 
 
 def parse_claude_shaped(
-    client: Client, payload: Mapping[str, Any], kinds: Mapping[str, str] = CLAUDE_KINDS
+    client: HookDialect, payload: Mapping[str, Any], kinds: Mapping[str, str] = CLAUDE_KINDS
 ) -> HookEvent:
     """A payload with Claude Code's field names; `kinds` maps the client's event names to kinds."""
     name = text_field(payload, "hook_event_name")
@@ -106,7 +108,7 @@ def parse_claude_shaped(
     agent_id = payload.get("agent_id")
     channel = agent_id if isinstance(agent_id, str) and agent_id else "main"
     event = HookEvent(name, kind, payload, session_id=session_id, cwd=cwd, channel=channel)
-    if kind == TOOLS:
+    if kind in (TOOLS, BEFORE_TOOL):
         batch = payload.get("tool_calls")
         if name == "PostToolBatch":
             if not isinstance(batch, list) or not all(isinstance(call, dict) for call in batch):
@@ -130,3 +132,14 @@ def parse_claude_shaped(
     elif kind == SUBAGENT and channel == "main":
         raise HookError(f"{name} event has no 'agent_id' string")
     return event
+
+
+def parse_raw(client: Client, raw: bytes | str | None) -> HookEvent:
+    """The client's canonical event for one raw payload (JSON bytes or text); HookError when it is none."""
+    import json  # every hook path has loaded it already
+
+    payload = json.loads(raw) if raw and raw.strip() else None
+    if not isinstance(payload, dict):
+        what = "empty input" if payload is None else f"a JSON {type(payload).__name__}"
+        raise HookError(f"expected one hook event as a JSON object on stdin, got {what}")
+    return client.parse(payload)

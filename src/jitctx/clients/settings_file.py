@@ -27,6 +27,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from jitctx.clients.hook_command import (  # the forms of a hook's command, read by settings' callers too
+    fail_safe,
+    is_jitctx_command,
+    unguard,
+)
 from jitctx.errors import JitctxError
 
 Settings = dict[str, Any]
@@ -44,8 +49,13 @@ class HookEntry(NamedTuple):
     matcher: str | None
     timeout: int
     mcp: bool = False  # answered by the running `jitctx mcp` server (adapters.mcp_hook), not a process
+    # Does the client take this hook's failure (a non-zero exit) for a deny of the call or prompt? Then
+    # its command is written in the form that always exits 0 (`fail_safe`).
+    fails_closed: bool = False
 
     def group(self, command: str) -> Settings:
+        if self.fails_closed:
+            command = fail_safe(command)
         handler: Settings = {"type": "command", "command": command, "timeout": self.timeout}
         if self.mcp:
             from jitctx.clients.mcp_transport import mcp_handler
@@ -60,64 +70,6 @@ class Change(NamedTuple):
     event: str
     action: str  # "added", "updated", "kept" or "removed"
     matcher: str | None = None
-
-
-# The committed scope's command runs on every teammate's machine, with or without jitctx. Guarded, it
-# runs jitctx where jitctx is on PATH (exec: its answer and exit status are the hook's) and elsewhere
-# prints `{}`, the answer every client's hooks take for "nothing to add", and exits 0. Bare, a machine
-# without jitctx fails every hook with exit 127 and the shell's "command not found", which one client
-# turns into a deny of every prompt (tests/e2e/test_without_jitctx.py). The clients run a hook command
-# through a POSIX shell on Linux and macOS ($SHELL, bash or /bin/sh); the form holds in sh, dash, bash,
-# zsh and fish.
-_GUARD = "command -v jitctx >/dev/null 2>&1 && exec "
-_FALLBACK = " || echo '{}'"
-_GUARDED = re.compile(
-    r"\s*command\s+-v\s+jitctx\s*>\s*/dev/null\s+2>&1\s*&&\s*exec\s+(?P<command>.+?)"
-    r"\s*\|\|\s*echo\s+'\{\}'\s*",
-    re.DOTALL,
-)
-
-
-def guard(command: str) -> str:
-    """`command` (a `jitctx hook AGENT` command) run only where jitctx is on PATH; elsewhere `{}`."""
-    return f"{_GUARD}{command}{_FALLBACK}"
-
-
-def unguard(command: str) -> str:
-    """The jitctx command a hook command runs: the one inside `guard`'s form, else the command itself."""
-    found = _GUARDED.fullmatch(command)
-    return found.group("command") if found else command
-
-
-def is_guarded(command: str) -> bool:
-    return _GUARDED.fullmatch(command) is not None
-
-
-def is_jitctx_command(command: object, agent: str) -> bool:
-    """Is this a command that runs `jitctx hook AGENT` (as `jitctx ...` or `python -m jitctx ...`), bare
-    or guarded?"""
-    import shlex  # settings.py is imported on the hook path for HookEntry; keep that cheap
-
-    if not isinstance(command, str):
-        return False
-    command = unguard(command)
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        words = command.split()
-    for index in range(len(words) - 2):
-        if words[index + 1 : index + 3] != ["hook", agent]:
-            continue
-        if os.path.basename(words[index]) not in ("jitctx", "jitctx.exe"):
-            continue
-        before = words[:index]
-        # The program itself, `python -m jitctx`, or `env A=1 jitctx`; not `echo jitctx hook ...`.
-        if (before and before[-1] == "-m") or all(w == "env" or _ASSIGNMENT.match(w) for w in before):
-            return True
-    return False
-
-
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 
 
 def is_warm_command(command: str) -> bool:

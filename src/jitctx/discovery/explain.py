@@ -25,6 +25,9 @@ class Verdict:
     reason: str | None = None  # the load reason, for files that load
     globs: tuple[str, ...] = ()
     against: str | None = None  # the path or signal the scope was compared with
+    # With a client's hook (`explain --agent CLIENT`): who brings the file — "client" (the client itself),
+    # "jitctx" (jitctx's hook) or "none" — as the hook decides (`hook.decide`); None: the agent alone.
+    route: str | None = None
 
 
 @dataclass(frozen=True)

@@ -1,21 +1,27 @@
 """Which scoped rules may match a path, found by lookups instead of testing every rule (pure).
 
-As ripgrep's globset does, each glob is filed under one *strategy*, chosen by its shape:
+As ripgrep's globset does, each glob is filed under one key of one *strategy*. A glob offers every key
+that each path it matches must have, and is filed under the one that the fewest globs of the table offer,
+so that a touch names about the rules that match it however many there are:
 
 * ``prefix``: the literal directories it starts with (`src/ui/**`, and a literal path `src/a.ts` as a
   whole); the path's own leading directories are looked up;
-* ``name``: a literal last segment (`**/Makefile`); every segment of the path is looked up;
-* ``ext``: a last segment ending in a literal extension (`**/*.ts`, `test_*.py`); every segment's
-  extension is looked up;
-* ``other``: anything else (`**/*`, `*/x/**`), tested through a few combined regexes that each stand for
-  a chunk of such rules.
+* ``name``: a literal segment anywhere in it (`Makefile` of `**/Makefile`, `mod3` of `**/mod3/**`), or
+  two literal segments in a row (`mod3/f2.ts` of `**/mod3/f2.ts`, rarer than either); every segment of
+  the path, and every two in a row, are looked up;
+* ``ext``: a segment ending in a literal extension (`**/*.ts`, `test_*.py`); every segment's extension
+  is looked up;
+* ``other``: a glob with none of these (`**/*`, `*/x*/**`), tested through a few combined regexes that
+  each stand for a chunk of such rules.
 
 The index is a prefilter only: it names a *superset* of the rules whose scope matches, and each of those
 is then confirmed by its own regex, so the answer is the per-rule matcher's by construction. The keys are
-chosen so that the superset holds in every dialect: a gitignore glob without an inner `/` (`*.py`) or a
-negation may match at any depth, a literal segment matches a whole path segment (never part of one), and
-whatever is not understood for certain (escapes, `.` segments, braces other than a plain `{a,b}`, case
-folding) goes to ``other``.
+chosen so that the superset holds in every dialect: a gitignore or Copilot glob without an inner `/`
+(`*.py`) or a negation may match at any depth, a literal segment matches a whole path segment (never part
+of one; in bun and Copilot globs `a/b` matches `a//b` too, so the lookups read runs of slashes as one as
+well), a gitignore key is filed lower-cased (Claude Code ignores case; the lookups try the path
+lower-cased too), and whatever is not understood for certain (escapes, `.` segments, braces other than a
+plain `{a,b}`, a case-folded glob outside ASCII, a regex flag) goes to ``other``.
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ from typing import Any, NamedTuple
 from jitctx.discovery.glob_keys import keyed_candidates
 from jitctx.linear_regex import LinearPattern, UnsafeRegex, linear_union
 from jitctx.model import Scope
-from jitctx.scope import expand_braces
+from jitctx.scope import FOLDS_CASE, claude_code_globs, expand_braces
 
 _SPECIAL = frozenset("*?[]{}\\!")
 _GLOBAL_FLAGS = re.compile(r"\(\?[aiLmsux]+\)")
@@ -124,8 +130,14 @@ def scope_options(scope: Scope) -> list[list[tuple[str, str]]] | None:
         return None  # case folding, say: literal keys would miss
     keys: list[list[tuple[str, str]]] = []
     patterns = scope.patterns
+    folded = scope.dialect in FOLDS_CASE
+    if folded and not all(pattern.isascii() for pattern in patterns):
+        return None  # lower-casing a key outside ASCII may not agree with the agent's case folding
+    # The globs as the regex was compiled from them: braces expanded over the whole scope, under one
+    # budget (and in gitignore a trailing `/**` dropped; a Copilot glob's `**/` is its unanchored shape).
     if scope.dialect == "gitignore":
-        # Braces expanded as the regex was compiled: over the whole scope, under one budget.
+        patterns = claude_code_globs(tuple(p.strip() for p in patterns if p.strip()))
+    elif scope.dialect == "copilot":
         patterns = expand_braces(tuple(p.strip() for p in patterns if p.strip()))
     for raw in patterns:
         pattern = raw.strip()
@@ -145,7 +157,7 @@ def scope_options(scope: Scope) -> list[list[tuple[str, str]]] | None:
             choices = _options_of(one, scope.dialect)
             if not choices:
                 return None
-            keys.append(choices)
+            keys.append([(strategy, key.lower()) for strategy, key in choices] if folded else choices)
     return keys
 
 
@@ -158,34 +170,43 @@ def _options_of(pattern: str, dialect: str) -> list[tuple[str, str]]:
         anchored = "/" in body  # without an inner `/`, a gitignore glob matches at any depth
         if body.startswith("/"):
             segments = segments[1:]
+    elif dialect == "copilot" and "/" not in body:
+        anchored = False  # Copilot matches a glob without `/` against the file name, at any depth
     else:
         anchored = True
         if not segments[0]:
             return []  # an absolute glob never matches a relative path; keep it simple
     if any(s in ("", ".", "..") for s in segments):
         return []
-    options: list[tuple[str, str]] = []
-    if anchored:
-        prefix: list[str] = []
-        for segment in segments:
-            if _SPECIAL.intersection(segment):
-                break
-            prefix.append(segment)
-        if prefix:
-            options.append(("prefix", "/".join(prefix)))
-    last = segments[-1]
-    if last != "**" and not _SPECIAL.intersection(last):
-        options.append(("name", last))
-    else:
-        tail = last
-        for index in range(len(last) - 1, -1, -1):
-            if last[index] in _SPECIAL:
-                tail = last[index + 1 :]
+    literal = [_SPECIAL.isdisjoint(segment) for segment in segments]
+    prefix: list[tuple[str, str]] = []
+    run = 0  # the segments of the literal prefix: their names are no rarer than it
+    if anchored and literal[0]:
+        run = literal.index(False) if False in literal else len(segments)
+        prefix.append(("prefix", "/".join(segments[:run])))
+    # Each glob segment other than `**` matches one whole segment of the path, wherever the `**` around
+    # it put it: a literal one is that segment's name, two literal ones in a row are two path segments in
+    # a row (`mod3/f2.ts`, rarer than either), one ending in a literal extension (`*.ts`) gives it that.
+    # The most particular first: of keys as rare among the globs, the one fewer paths have is chosen.
+    pairs: list[tuple[str, str]] = []
+    names: list[tuple[str, str]] = []
+    extensions: list[tuple[str, str]] = []
+    for position in range(run, len(segments)):
+        segment = segments[position]
+        if literal[position]:
+            names.append(("name", segment))
+            if position and literal[position - 1]:
+                pairs.append(("name", f"{segments[position - 1]}/{segment}"))
+            continue
+        tail = segment
+        for index in range(len(segment) - 1, -1, -1):
+            if segment[index] in _SPECIAL:
+                tail = segment[index + 1 :]
                 break
         dot = tail.rfind(".")
         if 0 <= dot < len(tail) - 1:
-            options.append(("ext", tail[dot + 1 :]))
-    return options
+            extensions.append(("ext", tail[dot + 1 :]))
+    return list(dict.fromkeys([*prefix, *pairs, *names, *extensions]))
 
 
 def _expand_braces(pattern: str) -> list[str] | None:

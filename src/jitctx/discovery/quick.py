@@ -25,7 +25,9 @@ import time
 from jitctx.discovery.quick_regex import safe_regex
 from jitctx.safe_open import read_state_file
 
-QUICK_VERSION = 5  # 3: marks of their own; 4: the rules index's lookups; 5: parsed and held versions
+# 3: marks of their own; 4: the rules index's lookups; 5: parsed and held versions; 6: name keys of two
+# segments in a row (an older reader would not look them up, and take a touch for quiet)
+QUICK_VERSION = 6
 _SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs every hook call milliseconds
@@ -122,15 +124,16 @@ def _same_versions(recorded: dict[str, Any]) -> bool:
     return all(file_version(path) == version for path, version in recorded.items())
 
 
-def quiet(index: dict[str, Any], cwd: str, path: str) -> int | None:
-    """The scope-skip count when touching `path` certainly loads nothing; None when the engine must look."""
+def quiet(index: dict[str, Any], cwd: str, path: str, planned: bool = False) -> int | None:
+    """The scope-skip count when touching `path` certainly loads nothing; None when the engine must look.
+    `planned`: a file about to be written, which may not exist yet (then its folder must)."""
     try:
-        return _quiet(index, cwd, path)
+        return _quiet(index, cwd, path, planned)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError):
         return None  # an index of another shape: the engine decides
 
 
-def _quiet(index: dict[str, Any], cwd: str, path: str) -> int | None:
+def _quiet(index: dict[str, Any], cwd: str, path: str, planned: bool) -> int | None:
     if index.get("v") != QUICK_VERSION or index["cwd"] != cwd or not index["jit"] or index.get("owed"):
         return None
     root: str = index["root"]
@@ -140,10 +143,18 @@ def _quiet(index: dict[str, Any], cwd: str, path: str) -> int | None:
     try:
         info = os.lstat(absolute)
     except OSError:
-        return None  # not there yet: the engine walks from the nearest existing directory
-    if stat.S_ISLNK(info.st_mode):
+        if not planned:
+            return None  # not there yet: the engine walks from the nearest existing directory
+        try:  # a file about to be written: its folder is what a touch of it walks
+            folder = os.lstat(os.path.dirname(absolute))
+        except OSError:
+            return None
+        if not stat.S_ISDIR(folder.st_mode):
+            return None
+        info = None
+    if info is not None and stat.S_ISLNK(info.st_mode):
         return None
-    is_dir = stat.S_ISDIR(info.st_mode)
+    is_dir = info is not None and stat.S_ISDIR(info.st_mode)
     parent = os.path.realpath(absolute if is_dir else os.path.dirname(absolute))
     prefix = root if root.endswith(os.sep) else root + os.sep
     if parent != root and not parent.startswith(prefix):

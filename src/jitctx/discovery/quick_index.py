@@ -4,11 +4,14 @@ touching a path loads nothing (written by the session store beside each session 
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from jitctx.config import CONFIG_FILES
 from jitctx.discovery.quick import QUICK_VERSION, file_version
-from jitctx.discovery.session import Session
 from jitctx.discovery.state import ChannelState
+
+if TYPE_CHECKING:  # the session builds its index (`Session.quick_index`): it is the caller, not a part
+    from jitctx.discovery.session import Session
 
 
 def build_quick_index(

@@ -23,8 +23,12 @@ from jitctx.model import Scope
 from jitctx.project import Candidate, Project
 from jitctx.scope import compiled_scope
 
-# path -> [mtime_ns, size, inode, patterns or None, key, dialect, regex, recovered]
+# path -> [mtime_ns, size, inode, patterns or None, key, dialect, regex, recovered, revision]
 ScopeCache = dict[str, list[Any]]
+# What the dialects' regexes are as of this jitctx: a session saved by one that compiled them otherwise
+# (2: each rules folder in its format's dialect; Claude Code's any case and dropped trailing `/**`) has its
+# rules parsed again.
+SCOPE_REVISION = 2
 
 
 @dataclass(frozen=True)
@@ -142,12 +146,13 @@ def _scope_of(project: Project, candidate: Candidate, cache: ScopeCache) -> Scop
         return None
     version = [info.st_mtime_ns, info.st_size, info.st_ino]
     entry = cache.get(candidate.path)
-    # A scope compiled in another dialect (a session saved before its profile's dialect changed) is not
-    # this profile's answer: the file is parsed again.
+    # A scope compiled in another dialect than its rules folder's, or by a jitctx that compiled the
+    # dialects otherwise, is not this one's answer: the file is parsed again.
     if (
         entry is not None
         and entry[:3] == version
-        and (entry[3] is None or entry[5] == project.profile.glob_dialect)
+        and entry[8:] == [SCOPE_REVISION]
+        and (entry[3] is None or entry[5] == project.profile.dialect_for(candidate.path))
     ):
         if entry[3] is None:
             return None
@@ -155,7 +160,7 @@ def _scope_of(project: Project, candidate: Candidate, cache: ScopeCache) -> Scop
     file = project.parsed(candidate, (info.st_mtime_ns, info.st_size, info.st_ino))
     scope = file.scope if file is not None else None
     if scope is None:
-        cache[candidate.path] = [*version, None, "", "", "", False]
+        cache[candidate.path] = [*version, None, "", "", "", False, SCOPE_REVISION]
     else:
         cache[candidate.path] = [
             *version,
@@ -164,5 +169,6 @@ def _scope_of(project: Project, candidate: Candidate, cache: ScopeCache) -> Scop
             scope.dialect,
             scope.regex,
             scope.recovered,
+            SCOPE_REVISION,
         ]
     return scope

@@ -335,6 +335,8 @@ class Session:
                 for name, unless in self.project.profile.fallback_files
                 if not any(os.path.lexists(os.path.join(d, unless)) for d in chain)
             )
+        if self.project.in_skill_folder(directory):
+            return []  # a skill's own documents (`Project.in_skill_folder`)
         return [
             Candidate(os.path.join(directory, name), Tier.PROJECT, directory=directory)
             for name in self._fallbacks

@@ -54,6 +54,13 @@ class ChannelState:
     # of the version left, and the ids of the tool calls after which the client should have loaded it
     # (checked against its transcript).
     expected: dict[str, tuple[int, int, tuple[str, ...]]] = field(default_factory=dict)
+    # Real paths of writes the hook held back once (before the write, DESIGN §2.11): the same write is
+    # never held twice, whatever the rules say by then.
+    held_writes: set[str] = field(default_factory=set)
+    # Files whose text went out in the reason of a held write that the model has not seen yet (it sees
+    # it with the results of the batch the held call was in): another write of that batch which they
+    # govern is held too, though they count as loaded.
+    unseen_holds: set[str] = field(default_factory=set)
     # Bumped by every add and drop (after construction, `loaded` changes through them only), so that a
     # count over `loaded` is kept until it changes (`held_among`).
     revision: int = field(default=0, init=False, compare=False)
@@ -152,6 +159,8 @@ def channels_to_json(channels: dict[str, ChannelState]) -> dict[str, Any]:
                 if state.expected
                 else {}
             ),
+            **({"held_writes": sorted(state.held_writes)} if state.held_writes else {}),
+            **({"unseen_holds": sorted(state.unseen_holds)} if state.unseen_holds else {}),
         }
         for name, state in channels.items()
     }
@@ -197,6 +206,14 @@ def channels_from_json(
             for path, (mtime_ns, size, idents) in expected.items()
             if str(path) in state.loaded
         }
+        held = raw.get("held_writes", [])  # states written before holding have none
+        if not isinstance(held, list) or not all(isinstance(path, str) for path in held):
+            raise TypeError("held_writes is not a list of paths")
+        state.held_writes = set(held)
+        unseen = raw.get("unseen_holds", [])
+        if not isinstance(unseen, list) or not all(isinstance(path, str) for path in unseen):
+            raise TypeError("unseen_holds is not a list of paths")
+        state.unseen_holds = set(unseen)
         restored[str(name)] = state
     return restored
 

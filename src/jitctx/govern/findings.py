@@ -47,8 +47,9 @@ _RULES = (
         "rule-ignored",
         Severity.WARNING,
         "a file in a rules folder that the agent never reads (a plain .md in .cursor/rules)",
-        "Cursor reads only .mdc files from .cursor/rules; the file is dead text there. Rename it to .mdc "
-        "with `globs:` or `alwaysApply:` frontmatter, or move it out of the rules folder.",
+        "Cursor's documentation (cursor.com/docs/rules) says project rules must use the .mdc extension "
+        "and a plain .md file in .cursor/rules is ignored by its rules system; the file is dead text there. "
+        "Rename it to .mdc with `globs:` or `alwaysApply:` frontmatter, or move it out of the rules folder.",
     ),
     Rule(
         "rule-misplaced",
@@ -70,6 +71,22 @@ _RULES = (
         "a SKILL.md without readable frontmatter, so agents cannot list the skill",
         "A skill is listed by the name and description in its frontmatter. Start SKILL.md with ---, "
         "name:, description:, ---.",
+    ),
+    Rule(
+        "skill-yaml",
+        Severity.WARNING,
+        "a SKILL.md frontmatter that is not valid YAML, which the agent lists by a recovery of its own",
+        "A value holding ': ' or '#' (description: Use this when: the user asks) is not valid YAML. "
+        "Claude Code, Gemini CLI, OpenCode and Qwen Code read such lines anyway; Codex and Copilot CLI "
+        "skip the skill. Quote the value.",
+    ),
+    Rule(
+        "skill-document",
+        Severity.NOTE,
+        "an instruction-named file in a skill's folder: a document of the skill, not an instruction file",
+        "An AGENTS.md or CLAUDE.md beside a SKILL.md is read with the skill, so jitctx does not send it "
+        "and applies no instruction-file limit to it. Some clients load such a file by themselves when "
+        "a file of that folder is read; rename it (REFERENCE.md) to keep them from it.",
     ),
     Rule(
         "skill-name",

@@ -2,8 +2,8 @@
 
 A glob that matches no file is dead: the rule it scopes never loads for it. Counting asks every
 repository path, so each count is narrowed to the paths under the glob's literal leading folder (found by
-bisection in the sorted list) and remembered per (glob, dialect, folder): a hundred rules over a large
-monorepo repeat few globs.
+bisection in the sorted list, or in a lower-cased one for a dialect that ignores case) and remembered per
+(glob, dialect, folder): a hundred rules over a large monorepo repeat few globs.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from jitctx.scope import ScopeError, compile_scope, scope_matches, static_prefix
+from jitctx.scope import FOLDS_CASE, ScopeError, compile_scope, literal_prefix, scope_matches
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,7 @@ class GlobCounter:
     def __init__(self, paths: Sequence[str]) -> None:
         self._paths = sorted(paths)
         self._cache: dict[tuple[str, str, str], int] = {}
+        self._folded: tuple[list[str], list[str]] | None = None  # (lower-cased keys, paths), sorted
 
     @property
     def files(self) -> int:
@@ -57,14 +58,22 @@ class GlobCounter:
             regex = compile_scope((glob,), dialect)
         except ScopeError:
             return 0  # a glob that cannot be read matches nothing (lint says why)
-        # gitignore: a glob without an inner slash matches at any depth, so it has no leading folder.
-        anywhere = dialect == "gitignore" and "/" not in glob.rstrip("/")
-        prefix = folder + ("" if anywhere else static_prefix(glob.lstrip("/")))
+        prefix = folder + literal_prefix(glob, dialect)
+        keys, paths = self._paths, self._paths
+        if dialect in FOLDS_CASE and prefix.lower() != prefix.upper():
+            keys, paths = self._lower_cased()
+            prefix = prefix.lower()
         total = 0
-        for index in range(bisect.bisect_left(self._paths, prefix), len(self._paths)):
-            path = self._paths[index]
-            if not path.startswith(prefix):
+        for index in range(bisect.bisect_left(keys, prefix), len(keys)):
+            if not keys[index].startswith(prefix):
                 break
-            if scope_matches(regex, path[len(folder) :]):
+            path = paths[index]
+            if path.startswith(folder) and scope_matches(regex, path[len(folder) :]):
                 total += 1
         return total
+
+    def _lower_cased(self) -> tuple[list[str], list[str]]:
+        if self._folded is None:
+            pairs = sorted((path.lower(), path) for path in self._paths)
+            self._folded = [key for key, _ in pairs], [path for _, path in pairs]
+        return self._folded

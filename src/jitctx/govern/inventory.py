@@ -1,7 +1,8 @@
 """The files governance answers for, listed once: `lint` checks them and `provenance` locks them.
 
 Every file whose bytes can reach an agent: the instruction files, the project files they `@import`,
-Agent Skills (`SKILL.md`), and instruction files skipped as unreadable (binary, too large), whose
+Agent Skills (`SKILL.md`) and the instruction-named documents in their folders (`web/.agents/skills/x/
+AGENTS.md`, read with the skill), and instruction files skipped as unreadable (binary, too large), whose
 replacement by something readable would change what agents get. Both commands take this one list, so
 their counts agree.
 """
@@ -12,7 +13,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from jitctx.govern.skills import Skill, find_skills
+from jitctx.govern.skills import Skill, SkillDocument, find_skills, skill_documents
 from jitctx.model import InstructionFile, Skip, Tier
 from jitctx.project import Project
 
@@ -25,11 +26,14 @@ class Inventory:
     skipped: tuple[InstructionFile, ...]  # skipped files still on disk (path and display only)
     skills: tuple[Skill, ...] = ()
     skill_files: tuple[InstructionFile, ...] = ()  # the skills' SKILL.md (path and display only)
+    skill_documents: tuple[SkillDocument, ...] = ()  # instruction-named files in skills' folders
+    document_files: tuple[InstructionFile, ...] = ()  # those documents (path and display only)
 
     @property
     def sources(self) -> tuple[InstructionFile, ...]:
-        """Every governed file, each once: instruction files, imported files, skills, skipped files."""
-        return (*self.files, *self.imported, *self.skill_files, *self.skipped)
+        """Every governed file, each once: instruction files, imported files, skills and their
+        documents, skipped files."""
+        return (*self.files, *self.imported, *self.skill_files, *self.document_files, *self.skipped)
 
     def describe(self) -> str:
         """`10 files (9 instruction files, 1 imported)`, for people."""
@@ -38,6 +42,8 @@ class Inventory:
             parts.append(f"{len(self.imported)} imported")
         if self.skill_files:
             parts.append(_count(len(self.skill_files), "skill"))
+        if self.document_files:
+            parts.append(_count(len(self.document_files), "skill document"))
         if self.skipped:
             parts.append(f"{len(self.skipped)} skipped")
         total = len(self.sources)
@@ -76,6 +82,7 @@ def take_inventory(project: Project, repo_paths: Iterable[str] | None = None) ->
         if os.path.isfile(path) and path not in seen:
             seen.add(path)
             skipped.append(_stub(path, skip.path))
+    repo_paths = list(repo_paths)
     skills = find_skills(project.root, repo_paths, project.profile.name)
     skill_files: list[InstructionFile] = []
     for skill in skills:
@@ -83,7 +90,21 @@ def take_inventory(project: Project, repo_paths: Iterable[str] | None = None) ->
         if path not in seen:
             seen.add(path)
             skill_files.append(_stub(path, skill.path))
-    return Inventory(tuple(files), tuple(skips), tuple(imported), tuple(skipped), skills, tuple(skill_files))
+    documents = tuple(
+        document
+        for document in skill_documents(repo_paths, project.profile)
+        if os.path.isfile(os.path.join(project.root, *document.path.split("/")))
+    )
+    document_files: list[InstructionFile] = []
+    for document in documents:
+        path = os.path.join(project.root, *document.path.split("/"))
+        if path not in seen:
+            seen.add(path)
+            document_files.append(_stub(path, document.path))
+    return Inventory(
+        tuple(files), tuple(skips), tuple(imported), tuple(skipped), skills, tuple(skill_files),
+        documents, tuple(document_files),
+    )  # fmt: skip
 
 
 def _stub(path: str, display: str) -> InstructionFile:

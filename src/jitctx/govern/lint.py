@@ -28,7 +28,7 @@ from jitctx.govern.lint_rules import (
 from jitctx.govern.lint_scope_keys import ignored_key_findings
 from jitctx.govern.readers import imports_expanded
 from jitctx.govern.repo_files import RepoFiles, list_repo_files
-from jitctx.govern.skills import skill_findings
+from jitctx.govern.skills import skill_document_findings, skill_findings
 from jitctx.govern.source import SourceLayout, layout_of
 from jitctx.model import InstructionFile
 from jitctx.project import Project
@@ -80,6 +80,7 @@ def lint_project(
     found.extend(config_findings(project.config, project.root))
     found.extend(ignored_rule_findings(project))
     found.extend(skill_findings(inventory.skills))
+    found.extend(skill_document_findings(inventory.skill_documents))
     if reads_cursor_rules(project.profile):
         found.extend(misplaced_rule_findings(repo.paths))
     linked = linked_instruction_files(project.root, repo.paths, InstructionPaths([project.profile]))

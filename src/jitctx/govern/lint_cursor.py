@@ -12,10 +12,10 @@ import re
 from collections.abc import Iterable
 
 from jitctx.govern.findings import Finding, finding
-from jitctx.govern.scope_fix import CURSOR, raw_globs, scope_line
 from jitctx.govern.source import SourceLayout
 from jitctx.model import InstructionFile
 from jitctx.profiles import Profile
+from jitctx.scope_fix import CURSOR, in_cursor_format, raw_globs, scope_line
 
 _RULES_FOLDER = ".cursor/rules/"
 _KEY = re.compile(r"^globs[ \t]*:[ \t]*(.*)$")
@@ -26,7 +26,7 @@ def reads_cursor_rules(profile: Profile) -> bool:
 
 
 def is_cursor_rule(file: InstructionFile) -> bool:
-    return file.from_rules_dir and file.display.endswith(".mdc")
+    return in_cursor_format(file.display, file.from_rules_dir)
 
 
 def misplaced_rule_findings(paths: Iterable[str]) -> list[Finding]:

@@ -13,13 +13,13 @@ from jitctx.govern.findings import Finding, finding
 from jitctx.govern.limits import file_warnings
 from jitctx.govern.lint_cursor import is_cursor_rule
 from jitctx.govern.repo_files import RepoFiles
-from jitctx.govern.scope_fix import raw_globs, scope_line, style_for
 from jitctx.govern.source import SourceLayout, scope_error_line
 from jitctx.model import InstructionFile, Skip
 from jitctx.profiles import SCOPE_KEYS, Profile, SizeLimit
 from jitctx.project import Project, walk_dirs
 from jitctx.reading import LITERAL_LIST
-from jitctx.scope import ScopeError, compile_scope, scope_matches, static_prefix
+from jitctx.scope import FOLDS_CASE, ScopeError, compile_scope, literal_prefix, scope_matches
+from jitctx.scope_fix import raw_globs, scope_line, style_for, unquoted_fix
 
 NEAR_LIMIT = 0.9
 _UNQUOTED = "unquoted glob"
@@ -40,17 +40,19 @@ def frontmatter_findings(file: InstructionFile, layout: SourceLayout) -> list[Fi
                 else f"fix the YAML between the --- lines; {_quote_fix(file, layout)}",
             )
         )
-    # Cursor's own format is the unquoted `globs: src/**, lib/**`: quoting would break it there.
-    if file.scope is not None and file.scope.recovered and not is_cursor_rule(file):
-        key = file.scope.key
+    # The advice every command prints for this file (reading.py's warning): none for a Cursor rule,
+    # whose own format is the unquoted `globs: src/**, lib/**`.
+    scope = file.scope if file.scope is not None and file.scope.recovered else None
+    fix = unquoted_fix(scope.key, scope.patterns, is_cursor_rule(file)) if scope is not None else None
+    if scope is not None and fix is not None:
         found.append(
             finding(
                 "unquoted-glob",
                 file.display,
-                layout.key_line(key),
-                f"'{key}' holds an unquoted glob, which is invalid YAML; jitctx recovered "
-                f"{list(file.scope.patterns)} line by line, other tools may not",
-                f"quote it: {scope_line(key, file.scope.patterns, style_for(key))}",
+                layout.key_line(scope.key),
+                f"'{scope.key}' holds an unquoted glob, which is invalid YAML; jitctx recovered "
+                f"{list(scope.patterns)} line by line, other tools may not",
+                fix,
             )
         )
     for warning in file.warnings:
@@ -133,7 +135,7 @@ def scope_findings(file: InstructionFile, layout: SourceLayout, repo: RepoFiles)
 
 
 def _matches_any(regex: str, pattern: str, dialect: str, repo: RepoFiles) -> bool:
-    prefix = _anchored_prefix(pattern, dialect)
+    prefix = literal_prefix(pattern, dialect)
     for paths in (repo.paths, repo.directories):
         start = bisect.bisect_left(paths, prefix) if prefix else 0
         for index in range(start, len(paths)):
@@ -142,18 +144,16 @@ def _matches_any(regex: str, pattern: str, dialect: str, repo: RepoFiles) -> boo
                 break
             if scope_matches(regex, path):
                 return True
+    if dialect in FOLDS_CASE and prefix.lower() != prefix.upper():
+        # The agent ignores case: a match may start with the prefix written otherwise (rare, so every
+        # path is looked at only for a glob that matched nothing as written).
+        folded = prefix.lower()
+        return any(
+            path.lower().startswith(folded) and scope_matches(regex, path)
+            for paths in (repo.paths, repo.directories)
+            for path in paths
+        )
     return False
-
-
-def _anchored_prefix(pattern: str, dialect: str) -> str:
-    """A literal leading folder every match must start with, or "" when matches may be anywhere."""
-    if dialect == "gitignore" and "/" not in pattern.rstrip("/"):
-        return ""  # gitignore: a pattern without an inner slash matches at any depth
-    prefix = static_prefix(pattern.lstrip("/"))
-    if not prefix:
-        return ""
-    # "src/ui" must admit "src/ui/x" and the marker "src/ui/", not "src/uix".
-    return prefix if prefix == pattern.lstrip("/").removeprefix("./") else prefix + "/"
 
 
 def _pattern_line(layout: SourceLayout, key: str, pattern: str) -> int:
@@ -281,6 +281,14 @@ def _line_of(lines: list[str], pattern: str) -> int:
     return 1
 
 
+# Where a rules folder's suffix comes from, for the finding's reader to check (`jitctx lint` cannot see
+# the agent itself). Some third-party guides say Cursor reads `.md` rules too; Cursor's own page says not.
+_WHY_SUFFIX = {
+    ".cursor/rules": " (cursor.com/docs/rules: project rules must use the .mdc extension, and a plain .md "
+    "file there is ignored by Cursor's rules system)",
+}
+
+
 def ignored_rule_findings(project: Project) -> list[Finding]:
     """Markdown files in a rules folder whose agent reads another suffix only (`.cursor/rules/x.md`)."""
     found: list[Finding] = []
@@ -298,7 +306,8 @@ def _ignored_in(top: str, folder: str, suffix: str, root: str) -> list[Finding]:
     for current, dirnames, filenames in os.walk(top, followlinks=False):
         dirnames.sort()
         for name in sorted(n for n in filenames if n.endswith(".md")):
-            message = f"{folder} holds only *{suffix} rules; this .md file is never read"
+            why = _WHY_SUFFIX.get(folder, "")
+            message = f"{folder} holds only *{suffix} rules{why}; this .md file is not read"
             fix = f"rename it to {name[:-3]}{suffix} with a scope, or move it out of {folder}"
             found.append(
                 finding("rule-ignored", _display(os.path.join(current, name), root), 1, message, fix)

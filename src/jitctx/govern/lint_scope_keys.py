@@ -14,10 +14,10 @@ from collections.abc import Iterable
 from jitctx.frontmatter import scope_of, split_frontmatter
 from jitctx.govern.findings import Finding, finding
 from jitctx.govern.readers import profile_reads
-from jitctx.govern.scope_fix import CURSOR, raw_globs, scope_line, style_for
 from jitctx.govern.source import SourceLayout
 from jitctx.model import InstructionFile
 from jitctx.profiles import DEFAULT_PROFILE, PROFILES, SCOPE_KEYS, Profile
+from jitctx.scope_fix import CURSOR, raw_globs, scope_line, style_for
 
 
 def ignored_key_findings(

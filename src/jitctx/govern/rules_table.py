@@ -10,15 +10,16 @@ format. Only project files are listed: user and managed files are the same for e
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from jitctx.govern.glob_counts import GlobCount, GlobCounter
 from jitctx.govern.readers import profile_reads
-from jitctx.model import InstructionFile, Skip
+from jitctx.model import InstructionFile, Skip, Tier
 from jitctx.profiles import DEFAULT_PROFILE, FORMAT_PROFILES, Profile
 from jitctx.project import Project
 from jitctx.reading import LITERAL_LIST
+from jitctx.scope import compiled_scope
 from jitctx.twins import twin_groups
 
 START, TOUCH, NEVER = "start", "touch", "never"
@@ -33,14 +34,34 @@ class Reading:
     on: tuple[str, ...] = ()  # TOUCH: what a touched path must match; START: the folder to start in
     note: str = ""  # why, when the reason is not plain from `when`
     globs: tuple[GlobCount, ...] = ()  # TOUCH by globs: their matches in this agent's dialect
+    via: str = ""  # the file whose `@import` brings this one, when the agent reads it only so
+    # With jitctx's hook (a live client): who brings the file at each moment the hook was asked about,
+    # as (moment, route) pairs — moment "start", "read" or "shell_read"; route "client", "jitctx" or
+    # "none" (`hook.decide`). Empty: not a hooked agent, or no moment brings the file.
+    routes: tuple[tuple[str, str], ...] = ()
 
     def describe(self) -> str:
-        """`start`, `start in pkg/`, `on touch of src/ui/`, `never (why)`: for people."""
-        if self.when == TOUCH:
-            return f"on touch of {', '.join(self.on)}"
-        if self.when == START:
-            return f"start in {self.on[0]}" if self.on else START
-        return f"never ({self.note})" if self.note else NEVER
+        """`start`, `start in pkg/`, `on touch of src/ui/`, `never (why)`, each with `(imported by
+        CLAUDE.md)` when an import brings the file, then who brings it with jitctx's hook: for people."""
+        if self.when == NEVER:
+            text = f"never ({self.note})" if self.note else NEVER
+            if self.routes and not self.note:
+                text = "never by itself"
+        elif self.when == TOUCH:
+            text = f"on touch of {', '.join(self.on)}"
+        else:
+            text = f"start in {self.on[0]}" if self.on else START
+        if self.via:
+            text = f"{text} (imported by {self.via})"
+        if self.routes:
+            text += "; with the hook: " + ", ".join(
+                f"{MOMENTS.get(m, m)} {BROUGHT[r]}" for m, r in self.routes
+            )
+        return text
+
+
+MOMENTS = {"start": "at start", "read": "after a read", "shell_read": "after a shell read"}
+BROUGHT = {"client": "by the client", "jitctx": "by jitctx", "none": "by nobody"}
 
 
 @dataclass(frozen=True)
@@ -76,11 +97,13 @@ def rules_table(
     repo_paths: Sequence[str],
     listed_by: str = "git",
     hooked: frozenset[str] = frozenset(),
+    routes: Mapping[str, Mapping[str, tuple[tuple[str, str], ...]]] | None = None,
 ) -> RulesTable:
     """The table for the project at `root`, for the agents of `profiles`, globs counted over
     `repo_paths` (root-relative POSIX files, e.g. `repo_files.list_repo_files(root).paths`). For the
     agents in `hooked` (those with a jitctx hook), a file the agent never reads itself says when the
-    hook sends it instead."""
+    hook sends it instead; `routes` (agent -> display -> (moment, route) pairs, as the hook decided them
+    for a previewed session: `example_touches`) says who brings each file with the hook."""
     every = FORMAT_PROFILES[DEFAULT_PROFILE]
     base = Project(root, every)
     read_by: dict[str, dict[str, InstructionFile]] = {}
@@ -99,12 +122,24 @@ def rules_table(
     twins = twin_groups(files, lambda path: files[path].text)
     counter = GlobCounter(repo_paths)
     known = (every, *profiles)
+
+    def read(profile: Profile, path: str) -> Reading:
+        declared = read_by[every.name].get(path, files[path])
+        folder = owner_folder(declared, known)
+        return reading_of(profile, read_by[profile.name].get(path), declared, root, folder, counter)
+
+    # What the files each agent reads import, which the agent loads with them (hook.host_files: an
+    # import is native when the file importing it is).
+    importers = {p.name: imported_by(base, read_by[p.name].values()) for p in profiles if p.imports}
     rows = []
     for path, file in files.items():
         declared = read_by[every.name].get(path, file)
         folder = owner_folder(declared, known)
         readings = tuple(
-            reading_of(profile, read_by[profile.name].get(path), declared, root, folder, counter)
+            _through_import(
+                read(profile, path),
+                [(f.display, read(profile, f.path)) for f in importers.get(profile.name, {}).get(path, ())],
+            )
             for profile in profiles
         )
         if hooked & {r.agent for r in readings if r.when == NEVER}:
@@ -117,7 +152,14 @@ def rules_table(
                 if r.agent not in hooked
                 else _read_through_link(r, read_by[r.agent][real])
                 if real != path and real in read_by[r.agent]
+                else r
+                if routes is not None
                 else _sent_by_the_hook(r, sent)
+                for r in readings
+            )
+        if routes is not None:
+            readings = tuple(
+                replace(r, routes=routes[r.agent].get(declared.display, ())) if r.agent in routes else r
                 for r in readings
             )
         rows.append(
@@ -136,6 +178,66 @@ def rules_table(
     return RulesTable(
         tuple(rows), tuple(p.name for p in profiles), tuple(skipped.values()), counter.files, listed_by
     )
+
+
+def example_touches(root: str, repo_paths: Sequence[str]) -> dict[str, str]:
+    """Per instruction file of the project (display), a repository file whose touch brings it into
+    scope (root-relative): one its globs match, in its format's dialect, or one in its folder; none for
+    a file at the root without a scope (it loads at start) or a scope that matches nothing."""
+    every = FORMAT_PROFILES[DEFAULT_PROFILE]
+    found, _ = Project(root, every).all_instruction_files()
+    ordered = sorted(repo_paths)
+    examples: dict[str, str] = {}
+    for file in found:
+        if file.tier not in (Tier.PROJECT, Tier.LOCAL):
+            continue
+        folder = owner_folder(file, (every,))
+        example = _example(file, folder, ordered)
+        if example is not None:
+            examples[file.display] = example
+    return examples
+
+
+def _example(file: InstructionFile, folder: str, paths: Sequence[str]) -> str | None:
+    if file.scope is not None:
+        base = _glob_folder(file, folder)
+        pattern = compiled_scope(file.scope.regex)
+        return next(
+            (path for path in paths if path.startswith(base) and pattern.fullmatch(path[len(base) :])), None
+        )
+    if folder:
+        return next((path for path in paths if path.startswith(folder)), None)
+    return None
+
+
+def imported_by(project: Project, own: Iterable[InstructionFile]) -> dict[str, list[InstructionFile]]:
+    """Real path -> the project files of `own` whose `@imports`, at any depth, bring it in."""
+    from jitctx.imports import expand
+
+    found: dict[str, list[InstructionFile]] = {}
+    for file in own:
+        if "@" not in file.text or file.tier not in (Tier.PROJECT, Tier.LOCAL):
+            continue
+        expansion = expand(
+            file.text, file.path, root=project.root, max_depth=project.config.import_depth,
+            allow_outside=False, first_line=file.body_line, display=project.display,
+        )  # fmt: skip
+        for result in expansion.included:
+            if result.path is not None and result.path != file.path:
+                found.setdefault(result.path, []).append(file)
+    return found
+
+
+def _through_import(reading: Reading, importers: Sequence[tuple[str, Reading]]) -> Reading:
+    """An agent's NEVER for a file that a file it reads imports: the agent loads it with that file (the
+    earliest, when several import it), and jitctx's hook sends nothing for it."""
+    if reading.when != NEVER:
+        return reading
+    ready = [(display, r) for display, r in importers if r.when != NEVER]
+    if not ready:
+        return reading
+    display, first = min(ready, key=lambda item: (item[1].when != START, bool(item[1].on)))
+    return Reading(reading.agent, first.when, first.on, note=f"imported by {display}", via=display)
 
 
 def _read_through_link(reading: Reading, target: InstructionFile) -> Reading:

@@ -1,4 +1,4 @@
-"""Agent Skills: `SKILL.md` folders under `.claude/skills`, `.agents/skills` and `.gemini/skills`.
+"""Agent Skills: `SKILL.md` folders under the skills folders each client declares (`Profile.skill_dirs`).
 
 A skill is a folder whose `SKILL.md` starts with frontmatter naming it (`name`) and saying when to use it
 (`description`). Agents list every skill's name and description at session start and read the body only
@@ -6,6 +6,12 @@ when the skill is used, so the listing is what costs context on every turn: Clau
 1,536 characters of it per skill and cuts the rest, which can cut exactly the words that say when to
 use the skill. The spec's limits (agentskills.io): `name` 1-64 characters of lowercase letters, digits
 and single hyphens, equal to the folder name; `description` 1-1,024 characters.
+
+Whether an agent lists a skill is answered once, by `lists`, and `lint`, `explain` and `budget` all read
+that answer (`Skill.listed`, `Skill.listed_by`). Clients differ on a frontmatter that is not valid YAML
+(`description: Use this when: the user asks`): Claude Code, Gemini CLI, OpenCode and Qwen Code read its
+lines by a recovery of their own and list the skill; Codex and Copilot CLI parse YAML strictly and skip
+it (each profile says which, `Profile.skill_frontmatter`; jitctx's own profile reads it as the spec does).
 """
 
 from __future__ import annotations
@@ -13,17 +19,21 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from jitctx.frontmatter import split_frontmatter
 from jitctx.govern.findings import Finding, finding
+from jitctx.profiles import DEFAULT_PROFILE, FORMAT_PROFILES, PROFILES, SKILL_DIRS, Profile
+from jitctx.skill_paths import skill_place
 
 if TYPE_CHECKING:
     from jitctx.telemetry.results import Stats
 
 SKILL_FILE = "SKILL.md"
-SKILL_FOLDERS = (".claude/skills", ".agents/skills", ".gemini/skills")
+SKILL_FOLDERS = SKILL_DIRS  # every client's skills folders
+RECOVERS = "recover"  # `Profile.skill_frontmatter` of an agent that reads a frontmatter that is not YAML
+NOT_YAML = "frontmatter is not valid YAML"  # how `frontmatter` begins the message of such an error
 NAME_MAX = 64
 DESCRIPTION_MAX = 1024
 LISTING_MAX = 1536  # characters of name and description Claude Code lists per skill
@@ -55,10 +65,16 @@ class Skill:
     description: str | None
     when_to_use: str | None
     fields: tuple[str, ...]  # top-level frontmatter keys, in order
-    error: str | None  # why the frontmatter could not be read
-    listed: bool  # shown to the model (not `disable-model-invocation: true`)
+    error: str | None  # why no agent can read the frontmatter (none, not closed, not YAML even recovered)
+    listed: bool  # listed to the model by `agent` (`lists`)
     body_bytes: int
     field_lines: tuple[tuple[str, int], ...] = ()  # key -> 1-based line in SKILL.md
+    # Not valid YAML, yet read by the recovery some agents apply (`recover_frontmatter`): the YAML error.
+    yaml_error: str | None = None
+    quoted: tuple[str, ...] = ()  # the keys whose values that recovery had to quote
+    invocable: bool = True  # not `disable-model-invocation: true`
+    agent: str = DEFAULT_PROFILE  # the profile `listed` answers for
+    listed_by: tuple[tuple[str, bool], ...] = ()  # (live client, lists it) for each that reads its folder
 
     @property
     def listing(self) -> str:
@@ -89,6 +105,8 @@ class Skill:
             "listing_cut": self.listing_cut,
             "body_bytes": self.body_bytes,
             "error": self.error,
+            "yaml_error": self.yaml_error,
+            "listed_by": dict(self.listed_by),
         }
 
 
@@ -126,9 +144,34 @@ def skill_folder(path: str, folders: Iterable[str] = SKILL_FOLDERS) -> str | Non
 
 def folders_for(agent: str) -> tuple[str, ...]:
     """The skills folders an agent's profile reads (every folder for an unknown name)."""
-    from jitctx.profiles import PROFILES
-
     return PROFILES[agent].skill_dirs if agent in PROFILES else SKILL_FOLDERS
+
+
+def lists(profile: Profile, skill: Skill) -> bool:
+    """Does the agent of `profile` list `skill` to its model at session start? The one answer: `lint`,
+    `explain` and `budget` read it from `Skill.listed` and `Skill.listed_by`, which come from here."""
+    if skill.error is not None or not skill.invocable:
+        return False
+    return skill.yaml_error is None or profile.skill_frontmatter == RECOVERS
+
+
+def _profile(agent: str) -> Profile:
+    return PROFILES[agent] if agent in PROFILES else FORMAT_PROFILES[DEFAULT_PROFILE]
+
+
+def _live_readers(path: str) -> list[Profile]:
+    """The live clients' profiles (not the formats') whose skills folders hold the SKILL.md at `path`."""
+    return [
+        PROFILES[name]
+        for name in PROFILES
+        if name not in FORMAT_PROFILES and skill_folder(path, PROFILES[name].skill_dirs) is not None
+    ]
+
+
+def _answered(skill: Skill, agent: str) -> Skill:
+    """`skill` with `lists`' answer for `agent`, and for every live client that reads its folder."""
+    listed_by = tuple((profile.name, lists(profile, skill)) for profile in _live_readers(skill.path))
+    return replace(skill, agent=agent, listed=lists(_profile(agent), skill), listed_by=listed_by)
 
 
 def find_skills(root: str, paths: Iterable[str], agent: str = "jitctx") -> tuple[Skill, ...]:
@@ -138,7 +181,7 @@ def find_skills(root: str, paths: Iterable[str], agent: str = "jitctx") -> tuple
     listed = list(paths)
     named = {p for p in listed if skill_folder(p, folders) is not None}
     named.update(p for p in linked_skill_paths(root, listed, folders) if skill_folder(p, folders))
-    found = [read_skill(root, p) for p in sorted(named)]
+    found = [read_skill(root, p, agent) for p in sorted(named)]
     return tuple(s for s in found if s is not None)
 
 
@@ -190,7 +233,7 @@ def root_skills(root: str, agent: str = "jitctx") -> tuple[Skill, ...]:
         except OSError:
             continue
         paths.extend(f"{folder}/{entry.name}/{SKILL_FILE}" for entry in entries if entry.is_dir())
-    found = [read_skill(root, path) for path in sorted(paths)]
+    found = [read_skill(root, path, agent) for path in sorted(paths)]
     return tuple(skill for skill in found if skill is not None)
 
 
@@ -213,9 +256,10 @@ def _read_inside(root: str, path: str) -> bytes | None:
         return None
 
 
-def read_skill(root: str, path: str) -> Skill | None:
-    """Parse one SKILL.md with the project's frontmatter reader; None when it cannot be read (outside the
-    project after its links, not a regular file, unreadable)."""
+def read_skill(root: str, path: str, agent: str = DEFAULT_PROFILE) -> Skill | None:
+    """Parse one SKILL.md with the project's frontmatter reader, and say whether `agent` lists it (and
+    each live client reading its folder); None when it cannot be read (outside the project after its
+    links, not a regular file, unreadable)."""
     raw = _read_inside(root, path)
     if raw is None:
         return None
@@ -225,16 +269,24 @@ def read_skill(root: str, path: str) -> Skill | None:
     folder = path.split("/")[-2]
     data: dict[str, Any] = front.data or {}
     error = front.error
+    yaml_error: str | None = None
+    quoted: tuple[str, ...] = ()
+    lines = text.split("\n")
     if not front.present:
         error = "no frontmatter: a skill starts with '---', name: and description:, then '---'"
-    lines = text.split("\n")
+    elif front.recovered or (error is not None and error.startswith(NOT_YAML)):
+        recovered, quoted = recover_frontmatter("\n".join(lines[1 : front.body_line - 2]))
+        if recovered is not None or front.data is not None:
+            yaml_error = error or f"{NOT_YAML}: an unquoted value starts with '*' (a YAML alias)"
+            data = recovered if recovered is not None else data
+            error = None
     field_lines = tuple(
         (key, index + 1)
         for index in range(1, max(1, front.body_line - 2))
         for key in [_key(lines[index])]
         if key
     )
-    return Skill(
+    skill = Skill(
         path=path,
         folder=folder,
         name=_text(data.get("name")),
@@ -242,10 +294,55 @@ def read_skill(root: str, path: str) -> Skill | None:
         when_to_use=_text(data.get("when_to_use")),
         fields=tuple(str(k) for k in data),
         error=error,
-        listed=data.get("disable-model-invocation") is not True,
+        listed=False,
         body_bytes=len(front.body.encode("utf-8")),
         field_lines=field_lines,
+        yaml_error=yaml_error,
+        quoted=quoted,
+        invocable=data.get("disable-model-invocation") is not True,
     )
+    return _answered(skill, agent)
+
+
+# Claude Code 2.1.332's retry when a frontmatter is not YAML: each `key: value` line whose plain value
+# holds a character YAML reads as syntax (`: `, `#`, `*`, `[`, `|`...) is quoted, and the frontmatter is
+# parsed again. The other clients that recover read at least that much: Gemini CLI 0.61.0 the `name:`
+# and `description:` lines as text, OpenCode 1.18.33 a value holding `:` as a block scalar, Qwen Code
+# 0.24.4 every `key: value` line as text.
+_PLAIN_LINE = re.compile(r"([a-zA-Z_-]+):\s+(\S.*)")
+_SYNTAX = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
+
+
+def recover_frontmatter(block: str) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
+    """The frontmatter `block` (between the `---` lines) as a recovering client reads it, and the keys
+    whose values it had to quote; (None, ()) when even that does not read it."""
+    out: list[str] = []
+    quoted: list[str] = []
+    for line in block.split("\n"):
+        match = _PLAIN_LINE.fullmatch(line)
+        if match is not None:
+            key, value = match.groups()
+            if not _is_quoted(value) and not _is_flow_list(value) and _SYNTAX.search(value):
+                escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+                line = f'{key}: "{escaped}"'
+                quoted.append(key)
+        out.append(line)
+    text = re.sub(r"^\t+", lambda tabs: "  " * len(tabs.group(0)), "\n".join(out), flags=re.MULTILINE)
+    front = split_frontmatter(f"---\n{text}\n---\n")
+    if front.data is None or front.error is not None or front.recovered:
+        return None, ()
+    return front.data, tuple(quoted)
+
+
+def _is_quoted(value: str) -> bool:
+    return value[:1] in ("'", '"') and value[-1:] == value[:1]
+
+
+def _is_flow_list(value: str) -> bool:
+    if not (value.startswith("[") and value.endswith("]")):
+        return False
+    front = split_frontmatter(f"---\nv: {value}\n---\n")
+    return front.data is not None and not front.recovered and isinstance(front.data.get("v"), list)
 
 
 def _key(line: str) -> str | None:
@@ -278,6 +375,8 @@ def _one(skill: Skill) -> list[Finding]:
             )
         ]
     found: list[Finding] = []
+    if skill.yaml_error is not None:
+        found.append(_yaml_finding(skill))
     name, line = skill.name, skill.line_of("name")
     name_fix = f"name: {skill.folder} (the folder name)"
     if not name:
@@ -319,6 +418,49 @@ def _one(skill: Skill) -> list[Finding]:
     return found
 
 
+def _yaml_finding(skill: Skill) -> Finding:
+    """A frontmatter that is not YAML: an error where `skill.agent` does not list the skill, a warning
+    where it lists it by a recovery of its own (other agents may still skip it)."""
+    message = f"skill '{skill.folder}': {skill.yaml_error}; {_verdict(skill)}"
+    key = skill.quoted[0] if skill.quoted else None
+    line = skill.line_of(key) if key else 1
+    fix = f'quote the value: {key}: "..."' if key else "make the frontmatter valid YAML (quote the values)"
+    return finding("skill-yaml" if skill.listed else "skill-frontmatter", skill.path, line, message, fix)
+
+
+def _verdict(skill: Skill) -> str:
+    """Who lists a skill whose frontmatter is not YAML: the agent asked about first, then the others."""
+    own = _profile(skill.agent)
+    if own.name == DEFAULT_PROFILE:
+        said = "jitctx reads it as the Agent Skills spec does (YAML) and does not count it as listed"
+    elif skill.listed:
+        said = f"{_label(own)} lists it by a recovery of its own"
+    else:
+        said = f"{_label(own)} reads it as YAML and skips it"
+    others = [(PROFILES[name], listed) for name, listed in skill.listed_by if name != own.name]
+    skip = sorted(_label(profile) for profile, listed in others if not listed)
+    read = sorted(_label(profile) for profile, listed in others if listed)
+    if skip:
+        said += f"; {_names(skip)} {_verb(skip, 'skips it', 'skip it')}"
+    if read:
+        verb = _verb(read, "lists it by a recovery of its own", "list it by a recovery of their own")
+        said += f"; {_names(read)} {verb}"
+    return said
+
+
+def _label(profile: Profile) -> str:
+    """How people call the agent of `profile` (`Claude Code`), from its summary."""
+    return profile.summary.split(":", 1)[0]
+
+
+def _verb(labels: list[str], one: str, more: str) -> str:
+    return one if len(labels) == 1 else more
+
+
+def _names(labels: list[str]) -> str:
+    return labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} and {labels[-1]}"
+
+
 def explain_skill(skill: Skill) -> list[str]:
     """What `explain` says about a SKILL.md, for people."""
     name = skill.name or skill.folder
@@ -326,8 +468,12 @@ def explain_skill(skill: Skill) -> list[str]:
     if skill.error is not None:
         lines.append(f"  its frontmatter cannot be read ({skill.error}): agents do not list it")
         return lines
-    if not skill.listed:
+    if skill.yaml_error is not None:
+        lines.append(f"  {skill.yaml_error}: {_verdict(skill)}")
+    if not skill.invocable:
         lines.append("  disable-model-invocation: true - not listed to the model; only /name runs it")
+        return lines
+    if not skill.listed:
         return lines
     verdict = (
         f"cut: {skill.listing_cut:,} characters are not shown"
@@ -341,11 +487,79 @@ def explain_skill(skill: Skill) -> list[str]:
     return lines
 
 
-def skill_at(root: str, rel: str | None) -> Skill | None:
-    """The skill whose SKILL.md is at root-relative `rel` (any agent's skills folder), else None."""
+@dataclass(frozen=True)
+class SkillDocument:
+    """An instruction-named file in a skill's folder (`web/.agents/skills/x/AGENTS.md`): a document of
+    the skill, read with it, not an instruction file of the project (jitctx.skill_paths)."""
+
+    path: str  # POSIX, relative to the root
+    skill: str  # the skill's folder name
+    skills_folder: str  # root-relative, `web/.agents/skills`
+    loaded_by: tuple[str, ...]  # clients that load it by themselves when a file of its folder is read
+
+
+def skill_documents(paths: Iterable[str], profile: Profile) -> list[SkillDocument]:
+    """The files among root-relative `paths` (a repository listing) that `profile` would read as
+    instruction files, were they not in a skill's folder; with the live clients that load each by
+    themselves after a read in that folder (those that discover files while they work, by their own
+    per-directory names: Claude Code's AGENTS.md stands in for a missing CLAUDE.md at start only)."""
+    names = (*profile.dir_files, *profile.local_files, *(name for name, _ in profile.fallback_files))
+    listed = set(paths)
+    live = [PROFILES[name] for name in PROFILES if name not in FORMAT_PROFILES]
+    found: list[SkillDocument] = []
+    for path in sorted(listed):
+        name = next((n for n in names if path.endswith("/" + n)), None)
+        if name is None:
+            continue
+        directory = path[: -len(name) - 1]
+        place = skill_place(directory)
+        if place is None:
+            continue
+        loaded_by = tuple(
+            _label(client)
+            for client in live
+            if client.native_jit
+            and name in client.dir_files
+            and _first_there(client, name, directory, listed)
+        )
+        found.append(SkillDocument(path, place.skill, place.skills_folder, loaded_by))
+    return found
+
+
+def _first_there(profile: Profile, name: str, directory: str, paths: set[str]) -> bool:
+    """Is `name` the file `profile` takes in `directory`? (OpenCode takes the first of its names.)"""
+    if not profile.first_match_per_dir:
+        return True
+    earlier = profile.dir_files[: profile.dir_files.index(name)]
+    return not any(f"{directory}/{other}" in paths for other in earlier)
+
+
+def skill_document_findings(documents: Iterable[SkillDocument]) -> list[Finding]:
+    found: list[Finding] = []
+    for document in documents:
+        message = (
+            f"a document of the skill '{document.skill}' ({document.skills_folder}), not an instruction "
+            "file of the project: it is read with the skill, so jitctx does not send it and applies no "
+            "instruction-file limit to it; "
+        )
+        clients = list(document.loaded_by)
+        if clients:
+            verb = _verb(clients, "loads it by itself", "load it by themselves")
+            message += f"{_names(clients)} {verb} when a file of its folder is read"
+            fix = "nothing to fix; rename it (REFERENCE.md) to keep clients from loading it on a read there"
+        else:
+            message += "no client loads it by itself"
+            fix = "nothing to fix"
+        found.append(finding("skill-document", document.path, 1, message, fix))
+    return found
+
+
+def skill_at(root: str, rel: str | None, agent: str = DEFAULT_PROFILE) -> Skill | None:
+    """The skill whose SKILL.md is at root-relative `rel` (any agent's skills folder), as `agent` lists it,
+    else None."""
     if rel is None or skill_folder(rel) is None:
         return None
-    return read_skill(root, rel)
+    return read_skill(root, rel, agent)
 
 
 def unused_skills(stats: Stats) -> list[dict[str, str]]:

@@ -11,31 +11,42 @@ turns that into a logged problem and `{}`.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from jitctx.clients.event import HOST_LOAD, PROMPT, START, SUBAGENT, TOOLS, HookError, HookEvent, text_field
+from jitctx.clients.event import (
+    BEFORE_TOOL,
+    HOST_LOAD,
+    PROMPT,
+    START,
+    SUBAGENT,
+    TOOLS,
+    HookError,
+    HookEvent,
+    text_field,
+)
 from jitctx.hook.context import CONTEXT_LIMIT, dropped_notes, mentions
 from jitctx.hook.log import log_problem
-from jitctx.hook.touches import Touched
+from jitctx.hook.session_place import DISCOVERY_PROFILE, key_of, root_markers, saved_start
+from jitctx.hook.touches import HOLD_MARK, Touched, held_back
 from jitctx.model import InstructionFile, Load, LoadReason
 
 if TYPE_CHECKING:  # imported where used: the hook path loads only what an event needs
     from jitctx.clients.base import Client, Follower
     from jitctx.discovery.session import Session
     from jitctx.hook.deadline import Deadline
+    from jitctx.hook.decide import Verdict
     from jitctx.hook.event_context import EventContext
     from jitctx.hook.transcript_check import TranscriptCheck
+    from jitctx.model import Discovery
     from jitctx.telemetry.store import EventStore
 
 Answer = dict[str, Any]
 # Writes one answer where the agent reads it; raises OSError or ValueError when it could not.
 Deliver = Callable[[Answer], None]
-DISCOVERY_PROFILE = "jitctx"
 
 __all__ = ["DISCOVERY_PROFILE", "Answer", "Deliver", "Engine", "HookEnv", "HookError", "log_problem"]
 
@@ -64,6 +75,8 @@ class Engine:
         self.follower: Follower | None = None
         self._transcript: TranscriptCheck | None = None  # the event's, made on first use
         self.deadline: Deadline | None = None  # the call's, when the transport set one (pipeline.respond)
+        self.verdicts: list[Verdict] = []  # every file decided in this engine's events, in order
+        self.signals: tuple[str, ...] = ()  # the startup signals of a start this engine answered
 
     def settle(self) -> None:
         """The outcome is decided and starts being written (an event record, the answer): the deadline
@@ -87,16 +100,22 @@ class Engine:
             self._record_host_load(event.payload)
             return {}
         if event.kind == TOOLS:
+            calls = [call for call in event.calls if not held_back(call)]
+            if len(calls) < len(event.calls):
+                self._batch_seen(event)
             try:  # telemetry: a use that cannot be recorded changes nothing in the answer
                 self.client.after_tool_calls(_ToolCallsSeen(self, event), event.calls)
             except Exception as exc:
                 log_problem(self.env.state_dir, self.client.name, f"tool use not recorded: {exc!r}")
             follower = self._follower(event)
-            touched = Touched(follower, event.transcript, event.cwd)
-            for call in event.calls:
-                tool_name, tool_input = self.client.map_tool(call["tool_name"], call["tool_input"])
-                touched.add_call(tool_name, tool_input, follower.shown_loaded(call))
+            touched = Touched(
+                follower, event.transcript, event.cwd, self.client.tools(), self.client.writes()
+            )
+            for call in calls:
+                touched.add_call(call["tool_name"], call["tool_input"], follower.shown_loaded(call))
             return self._discover(event, touched)
+        if event.kind == BEFORE_TOOL:
+            return self._before_tool(event)
         if event.kind == PROMPT:
             touched = Touched(self._follower(event), event.transcript, event.cwd)
             touched.add_mentions(mentions(event.prompt))
@@ -152,6 +171,7 @@ class Engine:
                 # files, so everything else the session held goes out again (and nothing is owed).
                 for state in session.channels.values():
                     state.expected.clear()
+                    state.unseen_holds.clear()  # the compacted context is sent again whole
                 loads = session.after_compaction(host_reloads=context.host_files.at_startup)
                 context.log_startup(session, loads, signals=("compact",))
             elif (
@@ -201,64 +221,153 @@ class Engine:
             # session that has not started yet starts with the next event that touches a path.
             return {}
         from jitctx.discovery.session import merge_discoveries
+        from jitctx.hook.decide import AFTER_SHELL, CLIENT, HELD, NEW_TEXT, SHOWN, Found, decide_touch, sent
 
         channel = event.channel
+        main = channel == "main"
         context = self._context(event)
+        transcript = self.transcript(event)
         with context.open() as opened:
             session = opened.session
-            loads = context.start(session) if opened.new and channel == "main" else []
-            if loads:
+            loads: list[Load] = []
+            if opened.new and main:
                 # A session first seen at a tool call may be a conversation carried on (a fork whose
                 # release names no parent): what its transcript holds already is not sent again.
-                loads = self.transcript(event).not_delivered_yet(loads)
+                loads = context.start(session, evidence=transcript)
             # Paths the client follows itself go first: in a batch, a Write and a shell read of one
-            # directory leave its CLAUDE.md to the client, whichever call came first.
-            paths = sorted(touched.paths, key=lambda p: not touched.followed[p])
+            # directory leave its CLAUDE.md to the client, whichever call came first. Among those alike,
+            # written paths first, so that a write's record names the rules that came after it even when
+            # another call of the batch brought them.
+            written = set(touched.wrote)
+            paths = sorted(touched.paths, key=lambda p: (not touched.followed[p], p not in written))
             steps = [context.with_trigger(step) for step in session.discover_many(paths, channel)]
             step = merge_discoveries(touched.label, steps, channel)
             # Per touched path (one step each, in order): what the client loaded by itself depends on how
             # that path was touched.
-            parents: set[str] = set()
-            sent = [
-                load
+            found = [
+                Found(
+                    load,
+                    touched.followed[path],
+                    touched.shown.get(path),
+                    os.path.realpath(load.file.path) in touched.written,
+                )
                 for path, one in zip(paths, steps, strict=True)
                 for load in one.loaded
-                if os.path.realpath(load.file.path) in touched.written
-                or not self._client_has(event, context, load, touched, path, parents)
             ]
-            transcript = self.transcript(event)
-            if channel == "main":
-                sent = transcript.overdue(session) + sent
-                transcript.expect(session, context, touched, list(zip(paths, steps, strict=True)), sent)
-            if touched.shell_written:
-                later = transcript.left_to_the_client(context, session, sent, touched.shell_written)
-                sent = [load for load in sent if load not in later]
+            verdicts = decide_touch(
+                found,
+                context.host_files,
+                main=main,
+                evidence=transcript if main else None,
+                overdue=transcript.overdue(session) if main else (),
+                shell_written=frozenset(touched.shell_written),
+                skipped=context.skip_test(),
+                held=lambda: context.held(session, channel),
+            )
+            self.verdicts.extend(verdicts)
+            # Applying the decision: files left to the client on its prediction are owed until its
+            # records show them; files a shell wrote are forgotten, for its next read there to decide.
+            if main:
+                predicted = {HELD, SHOWN, NEW_TEXT}
+                not_left = [v.load for v in verdicts if not (v.route == CLIENT and v.cause in predicted)]
+                transcript.expect(session, context, touched, list(zip(paths, steps, strict=True)), not_left)
+            later = [v.load for v in verdicts if v.cause == AFTER_SHELL]
+            if later:
+                transcript.leave_to_the_client(session, later)
                 step = replace(step, loaded=tuple(load for load in step.loaded if load not in later))
-            if sent and channel == "main":  # a sub-agent's context holds nothing of the main thread's
-                sent = transcript.not_delivered_yet(sent)
-            sent = context.without_twins(session, channel, context.not_skipped(sent))
-            context.log_discovery(session, step, sent, channel)
-            loads.extend(sent)
+            context.note_withheld(verdicts)
+            outgoing = sent(verdicts)
+            writes = self._writes(written, paths, steps, verdicts, context)
+            context.log_discovery(session, step, outgoing, channel, writes)
+            loads.extend(outgoing)
             text = context.fit(loads, dropped_notes(step.dropped))
             return self._hand_over(self.client.render(event.name, text))
 
-    def _client_has(
+    def _batch_seen(self, event: HookEvent) -> None:
+        """A client that reports a held call after its batch (Claude Code's PostToolBatch) sends the
+        hold's reason with the batch's results: later writes are of a later turn."""
+        context = self._context(event)
+        if not context.store.path_for(context.key).exists():
+            return  # no session saved: nothing was held in it
+        with context.open() as opened:
+            state = opened.session.channels.get(event.channel)
+            if state is not None:
+                state.unseen_holds.clear()
+
+    def _writes(
         self,
-        event: HookEvent,
+        targets: set[str],
+        paths: list[str],
+        steps: list[Discovery],
+        verdicts: list[Verdict],
         context: EventContext,
-        load: Load,
-        touched: Touched,
-        path: str,
-        parents: set[str],
-    ) -> bool:
-        """Does the client hold this load? A new version of a file in the client's file state is the
-        transcript's to tell (the client showed the whole new text, or not: it does not always), whatever
-        the touch; anything else is the prediction's, narrowed by what the call's result showed."""
-        if load.updated and event.channel == "main":
-            shown = self.transcript(event).shows_new_version(load)
-            if shown is not None:
-                return shown
-        return _held(context, load, touched.followed[path], touched.shown.get(path), parents)
+    ) -> list[dict[str, Any]]:
+        """For each file the event's calls wrote (`targets`): were its rules in the model's context
+        before the write? Those that arrive only now (whoever brings them: jitctx, or the client itself
+        after the call) came late (DESIGN §2.11)."""
+        from jitctx.hook.decide import NONE
+
+        route = {id(v.load): v.route for v in verdicts}
+        writes = []
+        for path, step in zip(paths, steps, strict=True):
+            if path not in targets:
+                continue
+            late = [load.file.display for load in step.loaded if route.get(id(load), NONE) != NONE]
+            shown = context.project.display(_real(path))
+            writes.append({"path": shown, "rules_before": not late, **({"late": late} if late else {})})
+        return writes
+
+    def _before_tool(self, event: HookEvent) -> Answer:
+        """A write about to run into a scope whose rules the model has not seen is held back once
+        (DESIGN §2.11): a deny whose reason carries those rules, counted as arrived; the repeated write
+        passes. Counted as not yet in context: everything the client would load by itself only after
+        the call. Anything else passes at once, with `{}`."""
+        from jitctx.hook.decide import Found, decide_touch, sent
+        from jitctx.hook.touches import write_targets
+
+        targets = write_targets(self.client.tools(), self.client.writes(), event.calls, event.cwd)
+        if not targets:
+            return {}  # a read, or a tool jitctx cannot place: passes without opening the session
+        channel = event.channel
+        context = self._context(event)
+        if not context.project.config.holds_writes(self.client.name):
+            return {}
+        with context.open() as opened:
+            session = opened.session
+            state = session.channels.get(channel)
+            if opened.new or state is None or not state.started:
+                # Nothing known of what this context holds: the answer after the call decides.
+                return self._hand_over({})
+            fresh = [path for path in targets if _real(path) not in state.held_writes]
+            if len(fresh) < len(targets):
+                state.unseen_holds.clear()  # a held write again: the model has seen the hold's reason
+            if not fresh:
+                return self._hand_over({})  # held once already: the repeated write passes
+            unseen = _unseen_for(session, fresh, state.unseen_holds) if state.unseen_holds else []
+            steps = [context.with_trigger(step) for step in session.discover_many(fresh, channel)]
+            found = [Found(load, False, None, False) for step in steps for load in step.loaded]
+            main = channel == "main"
+            transcript = self.transcript(event)
+            verdicts = decide_touch(
+                found,
+                context.host_files,
+                main=main,
+                evidence=transcript if main else None,
+                skipped=context.skip_test(),
+                held=lambda: context.held(session, channel),
+            )
+            self.verdicts.extend(verdicts)
+            context.note_withheld(verdicts)
+            outgoing = sent(verdicts)
+            known = {load.file.path for load in outgoing}
+            outgoing += [load for load in unseen if load.file.path not in known]
+            if not outgoing:
+                return self._hand_over({})
+            state.held_writes.update(_real(path) for path in fresh)
+            state.unseen_holds.update(load.file.path for load in outgoing)
+            context.log_hold(session, steps, outgoing, channel)
+            reason = hold_reason(event, fresh, context.project.display, context.fit(outgoing))
+            return self._hand_over(self.client.render_hold(event.name, reason))
 
     def _record_host_load(self, payload: Mapping[str, Any]) -> None:
         """The client's own load, into the same event log (a sub-agent's when `agent_id` is set)."""
@@ -285,22 +394,6 @@ class Engine:
         return EventStore(self.env.state_dir / "events", warn=warn)
 
 
-def _held(
-    context: EventContext, load: Load, followed: bool, shown: frozenset[str] | None, parents: set[str]
-) -> bool:
-    """Does the client hold this load by itself? Its prediction (`HostFiles.native`), narrowed by what
-    the call's result showed it loading: a file it loads at start, or an import of a file it holds, needs
-    no showing; any other file predicted but not shown is sent."""
-    if not context.host_files.native(load, followed, parents):
-        return False
-    if shown is None or load.reason is LoadReason.INCLUDE or context.host_files.at_startup(load.file):
-        return True
-    if os.path.realpath(load.file.path) in shown:
-        return True
-    parents.discard(load.file.display)  # not held after all: its imports are not either
-    return False
-
-
 class _ToolCallsSeen(NamedTuple):
     """What a client's `after_tool_calls` may use: the engine (event log, ids, env) and the event."""
 
@@ -316,27 +409,35 @@ class _ToolCallsSeen(NamedTuple):
         return find_root(started or self.event.cwd, root_markers())
 
 
+def _unseen_for(session: Session, targets: list[str], unseen: set[str]) -> list[Load]:
+    """The files of `unseen` (sent in a held write's reason the model has not read yet) that govern
+    `targets`: what a discovery of them finds in a channel that holds nothing, played and dropped."""
+    probe = "\0probe"  # a channel name no client sends
+    try:
+        steps = session.discover_many(targets, probe)
+    finally:
+        session.channels.pop(probe, None)
+    return [load for step in steps for load in step.loaded if load.file.path in unseen]
+
+
+def hold_reason(event: HookEvent, targets: list[str], display: Callable[[str], str], rules: str) -> str:
+    """What the model reads instead of the result of a held write: that nothing was written (some
+    clients show only this text), why, the rules, and what to do."""
+    names = ", ".join(str(call.get("tool_name")) for call in event.calls)
+    written = ", ".join(display(os.path.realpath(path)) for path in targets)
+    return (
+        f"{HOLD_MARK}{names} call: it did not run, and {written} was not written. Instruction "
+        "files that govern it were not in your context yet; here they are. Follow them, and make the "
+        "call again (it will not be held a second time).\n\n" + rules
+    )
+
+
+def _real(path: str) -> str:
+    try:
+        return os.path.realpath(path)
+    except ValueError:  # a name the OS refuses (a NUL byte): kept as given
+        return path
+
+
 def session_key(engine: Engine, event: HookEvent) -> str:
-    # Namespaced, so two clients' sessions (or `jitctx touch --session`) never share state.
-    return f"{engine.client.name}.{event.session_id}"
-
-
-def saved_start(sessions: Path, key: str) -> str | None:
-    """The directory a saved session started in (its quick index records it), if it still exists."""
-    from jitctx.discovery.quick import quick_file_name
-    from jitctx.safe_open import read_state_file
-
-    try:  # a regular file of ours, bounded, never waited on (a FIFO there would block the hook)
-        index = json.loads(read_state_file(str(sessions / quick_file_name(key))))
-    except (OSError, ValueError, RecursionError):
-        return None
-    start = index.get("cwd") if isinstance(index, dict) else None
-    if isinstance(start, str) and os.path.isabs(start) and "\0" not in start and os.path.isdir(start):
-        return start
-    return None
-
-
-def root_markers() -> tuple[str, ...]:
-    from jitctx.profiles import ROOT_MARKERS
-
-    return ROOT_MARKERS
+    return key_of(engine.client.name, event.session_id)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from jitctx.hook.context import fit_with_notes
-from jitctx.hook.engine import DISCOVERY_PROFILE, Engine, root_markers, saved_start
+from jitctx.hook.session_place import DISCOVERY_PROFILE, key_of, root_markers, saved_start
 from jitctx.model import Discovery, Load, Startup
 from jitctx.paths import find_root
 
@@ -17,6 +17,8 @@ if TYPE_CHECKING:
     from jitctx.clients.base import Follower
     from jitctx.discovery.session import Session
     from jitctx.discovery.store import OpenSession
+    from jitctx.hook.decide import Evidence, Held, Verdict
+    from jitctx.hook.engine import Engine
     from jitctx.linear_regex import LinearPattern
     from jitctx.telemetry.store import EventStore
 
@@ -47,7 +49,7 @@ class EventContext:
         self.session_id = session_id
         self.store = SessionStore(engine.env.state_dir / "sessions")
         # Namespaced, so a Codex and a Claude Code session (or `jitctx touch --session`) never share state.
-        self.key = f"{engine.client.name}.{session_id}"
+        self.key = key_of(engine.client.name, session_id)
         self.transcript = transcript
         self.parent = None if fresh else self._forked_from(transcript)
         started_in = None if fresh else saved_start(self.store.directory, self.parent or self.key)
@@ -63,8 +65,8 @@ class EventContext:
         host = client.host_profile(self.project.root, environ, self.project.home, follower)
         self.host_files = HostFiles(host, self.project.root, self.cwd, self.project.home)
         self._events: EventStore | None = None
-        self.twins: dict[str, str] = {}  # display left out -> the display of its twin (`without_twins`)
-        self.skipped: list[str] = []  # displays the config keeps from this client (`not_skipped`)
+        self.twins: dict[str, str] = {}  # display left out -> the display of its twin (`note_withheld`)
+        self.skipped: list[str] = []  # displays the config keeps from this client (`note_withheld`)
 
     def _forked_from(self, transcript: object) -> str | None:
         """The saved session this one's conversation was copied from (Claude Code's `--fork-session`),
@@ -74,7 +76,7 @@ class EventContext:
         parent = self.engine.client.forked_from(transcript, self.session_id)
         if parent is None:
             return None
-        key = f"{self.engine.client.name}.{parent}"
+        key = key_of(self.engine.client.name, parent)
         return key if self.store.path_for(key).exists() else None
 
     @contextmanager
@@ -122,11 +124,6 @@ class EventContext:
                 if f"Contents of {entry.display}" not in shown and path not in shown:
                     state.forget(path)
 
-    def outgoing(self, loads: tuple[Load, ...] | list[Load], followed: bool | None) -> list[Load]:
-        """The loads the client does not have by itself (`followed` None: at session start)."""
-        parents: set[str] = set()
-        return [load for load in loads if not self.host_files.native(load, followed, parents)]
-
     def with_trigger(self, step: Discovery) -> Discovery:
         """A step whose loads all name the touched path (the session leaves it out for unscoped files)."""
         from jitctx.paths import is_inside, relative_posix
@@ -144,68 +141,58 @@ class EventContext:
         )
         return replace(step, loaded=loads)
 
-    def start(self, session: Session, channel: str = "main") -> list[Load]:
-        """What a channel's start sends: its startup loads the host does not have, logged."""
+    def start(self, session: Session, channel: str = "main", evidence: Evidence | None = None) -> list[Load]:
+        """What a channel's start sends: its startup loads the host does not have, decided
+        (`hook.decide`) and logged; `evidence`, the client's records, for a session first seen late."""
+        from jitctx.hook.decide import decide_start, sent
+
         # What a changed file or the cwd brings early but the host loads by itself on its first read
         # there (a nested CLAUDE.md, a scoped .claude/rules file) is left to it, or it would arrive twice.
         parents: set[str] = set()
         startup = session.startup(
             channel, left_to_host=lambda load: self.host_files.loads_later(load, parents)
         )
-        sent = self.without_twins(session, channel, self.not_skipped(self.outgoing(startup.loaded, None)))
-        self.log_startup(session, sent, signals=startup.signals, startup=startup, channel=channel)
-        return sent
+        verdicts = decide_start(
+            startup.loaded,
+            self.host_files,
+            evidence=evidence,
+            skipped=self.skip_test(),
+            held=lambda: self.held(session, channel),
+        )
+        self.engine.verdicts.extend(verdicts)
+        self.engine.signals = startup.signals
+        self.note_withheld(verdicts)
+        outgoing = sent(verdicts)
+        self.log_startup(session, outgoing, signals=startup.signals, startup=startup, channel=channel)
+        return outgoing
 
-    def not_skipped(self, loads: list[Load]) -> list[Load]:
-        """`loads` without the files the project's config keeps from this client (`[send.AGENT] skip`);
-        each left-out file is named in the event's record (`skipped_by_config`)."""
-        pattern = self._skip_pattern()
-        if pattern is None or not loads:
-            return loads
-        kept = [load for load in loads if not pattern.fullmatch(load.file.display)]
-        self.skipped.extend(load.file.display for load in loads if load not in kept)
-        return kept
-
-    def _skip_pattern(self) -> LinearPattern | None:
-        """The config's `[send.AGENT] skip` globs for this client as one pattern; None without any."""
+    def skip_test(self) -> Callable[[str], bool] | None:
+        """Whether the project's config keeps a file (by its display path) from this client
+        (`[send.AGENT] skip`); None without such globs."""
         globs = self.project.config.skipped_for(self.engine.client.name)
         if not globs:
             return None
         from jitctx.scope import compile_scope, compiled_scope
 
-        return compiled_scope(compile_scope(globs))
+        pattern: LinearPattern = compiled_scope(compile_scope(globs))
+        return pattern.fullmatch
 
-    def without_twins(self, session: Session, channel: str, loads: list[Load]) -> list[Load]:
-        """`loads` without twins: a file whose body is the text of another file the channel holds (the
-        client's own load or one sent before) or of one sent earlier in this answer (`.claude/rules/a.md`
-        and `.cursor/rules/a.mdc` with one text). Kept as held, so it is not tried again; each left-out
-        file is named, with its twin, in the event's record (`twins`)."""
-        from jitctx.twins import normalized_body
+    @staticmethod
+    def held(session: Session, channel: str) -> list[Held]:
+        """The texts the channel holds (a resumed session reads them here, once)."""
+        from jitctx.hook.decide import Held
 
-        state = session.channels.get(channel)
-        if state is None or not loads:
-            return loads
-        outgoing = {load.file.path for load in loads}
-        skipped = self._skip_pattern()  # a file the config keeps back holds nothing for its twin
-        holders: dict[str, str] = {}  # body -> the display of a file that holds it
-        for file in session.blocks(channel):  # held texts: a resumed session reads them here, once
-            path = file.path
-            body = normalized_body(file.text)
-            if skipped is not None and skipped.fullmatch(file.display):
-                continue
-            if body and path not in outgoing:
-                holders.setdefault(body, file.display)
-        kept = []
-        for load in loads:
-            body = normalized_body(load.file.text)
-            twin = holders.get(body) if body else None
-            if twin is not None and twin != load.file.display:
-                self.twins[load.file.display] = twin
-                continue
-            if body:
-                holders.setdefault(body, load.file.display)
-            kept.append(load)
-        return kept
+        return [Held(file.path, file.display, file.text) for file in session.blocks(channel)]
+
+    def note_withheld(self, verdicts: Sequence[Verdict]) -> None:
+        """Name the files the config kept back, and the twins left out, in the event's next record."""
+        from jitctx.hook.decide import SKIPPED, TWIN
+
+        for verdict in verdicts:
+            if verdict.cause == SKIPPED:
+                self.skipped.append(verdict.display)
+            elif verdict.cause == TWIN and verdict.twin_of is not None:
+                self.twins[verdict.display] = verdict.twin_of
 
     def fit(self, loads: list[Load], notes: Sequence[str] = ()) -> str:
         return fit_with_notes(loads, notes, self.engine.env.limit)
@@ -253,7 +240,34 @@ class EventContext:
             (relative_posix(real, self.project.root) or ".") if is_inside(real, self.project.root) else real
         )
 
-    def log_discovery(self, session: Session, step: Discovery, sent: list[Load], channel: str) -> None:
+    def log_hold(self, session: Session, steps: Sequence[Discovery], sent: list[Load], channel: str) -> None:
+        """The record of a write held back: a discovery of the write's targets, what went out in the
+        deny's reason, and `held`."""
+        from jitctx.discovery.session import merge_discoveries
+        from jitctx.telemetry.events import event_from_discovery, session_held_bytes
+
+        step = merge_discoveries("hold", list(steps), channel)
+        record = event_from_discovery(
+            replace(step, loaded=tuple(sent), hit=True),
+            session_id=self.session_id,
+            root=self.project.root,
+            cumulative_bytes=session_held_bytes(session, channel),
+            cwd=self.cwd,
+            agent=self.engine.client.name,
+            ids=self.engine.ids,
+        )
+        record["held"] = True
+        record["held_paths"] = [self.project.display(os.path.realpath(step.trigger)) for step in steps]
+        self._append(record)
+
+    def log_discovery(
+        self,
+        session: Session,
+        step: Discovery,
+        sent: list[Load],
+        channel: str,
+        writes: Sequence[dict[str, Any]] = (),
+    ) -> None:
         from jitctx.telemetry.events import event_from_discovery, session_held_bytes
 
         # A hit is a touch that brought instruction files, whoever delivered them: `loaded` lists what
@@ -270,4 +284,6 @@ class EventContext:
             host_loaded=[load.file.path for load in step.loaded if load.file.path not in sent_paths],
             ids=self.engine.ids,
         )
+        if writes:
+            record["writes"] = list(writes)  # were each written file's rules in context before it?
         self._append(record)

@@ -32,31 +32,60 @@ def answer_quickly(client: Client, event: HookEvent, state_dir: str) -> bool:
     """True when the event was answered here (nothing loads; its record is written); False: the engine
     answers. Reads the event the pipeline parsed, as the engine does."""
     started = time.perf_counter()
-    from jitctx.clients.event import TOOLS
+    from jitctx.clients.event import BEFORE_TOOL, TOOLS
 
-    if event.kind != TOOLS or event.channel != "main":
+    if event.channel != "main":
         return False  # a sub-agent's channel: the engine keeps its state apart
+    if event.kind == BEFORE_TOOL:
+        return _quiet_write(client, event, state_dir)
+    if event.kind != TOOLS:
+        return False
     from jitctx.touched import affected_paths
 
     paths: list[str] = []
+    tools = client.tools()
+    from jitctx.hook.touches import held_back, write_targets
+
     for call in event.calls:
-        tool_name, tool_input = client.map_tool(call["tool_name"], call["tool_input"])
-        if tool_name in client.recorded_tools:
-            return False  # the engine records that use (a skill)
-        paths.extend(affected_paths(tool_name, tool_input))
+        tool_name, tool_input = call["tool_name"], call["tool_input"]
+        if tool_name in client.recorded_tools or held_back(call):
+            return False  # the engine records that use (a skill), or leaves out a held-back call
+        paths.extend(affected_paths(tool_name, tool_input, tools))
     if not paths:
         return True  # nothing touched: the engine too answers {} and records nothing
     if len(set(paths)) != 1:
         return False  # several paths: the engine merges them into one record
     key = f"{client.name}.{event.session_id}"
+    wrote = bool(write_targets(tools, client.writes(), event.calls, event.cwd))
     try:
-        return _quiet_touch(client, event, state_dir, key, paths[0], started)
+        return _quiet_touch(client, event, state_dir, key, paths[0], started, wrote)
+    except (OSError, ValueError, RecursionError, TimeoutError):
+        return False  # no index, a damaged one, a regex out of time: the engine decides
+
+
+def _quiet_write(client: Client, event: HookEvent, state_dir: str) -> bool:
+    """A call about to run that certainly needs no hold: it writes nothing, or nothing it writes would
+    bring an instruction file (the quick index's proof, as for a touch). No record: nothing was decided
+    that a discovery after the call will not record."""
+    from jitctx.hook.touches import write_targets
+
+    targets = write_targets(client.tools(), client.writes(), event.calls, event.cwd)
+    if not targets:
+        return True
+    key = f"{client.name}.{event.session_id}"
+    try:
+        index: dict[str, Any] = json.loads(
+            read_state_file(os.path.join(state_dir, "sessions", quick_file_name(key)))
+        )
+        return all(
+            _within(QUIET_BUDGET_S, quiet, index, event.cwd, path, True) is not None for path in targets
+        )
     except (OSError, ValueError, RecursionError, TimeoutError):
         return False  # no index, a damaged one, a regex out of time: the engine decides
 
 
 def _quiet_touch(
-    client: Client, event: HookEvent, state_dir: str, key: str, path: str, started: float
+    client: Client, event: HookEvent, state_dir: str, key: str, path: str, started: float, wrote: bool
 ) -> bool:
     """The quick index's proof that touching `path` loads nothing, and then the record of that miss."""
     index: dict[str, Any] = json.loads(
@@ -68,7 +97,7 @@ def _quiet_touch(
     from jitctx.hook.ids import hook_ids
 
     ids = hook_ids(event.payload)
-    _record(state_dir, index, event.session_id, event.cwd, path, skipped, client.name, started, ids)
+    _record(state_dir, index, event.session_id, event.cwd, path, skipped, client.name, started, ids, wrote)
     return True
 
 
@@ -100,9 +129,10 @@ def _within(seconds: float, work: Any, *args: Any) -> Any:
 
 def _record(
     state_dir: str, index: dict[str, Any], session_id: str, cwd: str, path: str, skipped: int, agent: str,
-    started: float, ids: dict[str, Any],
+    started: float, ids: dict[str, Any], wrote: bool = False,
 ) -> None:  # fmt: skip
-    """The record of a miss, from the one record builder the engine's records come from too."""
+    """The record of a miss, from the one record builder the engine's records come from too; a write
+    that brings nothing had its rules in context before it (`writes`, as the engine records)."""
     from jitctx.telemetry.records import append_record, discovery_record
 
     record = discovery_record(
@@ -117,12 +147,19 @@ def _record(
         agent=agent,
         ids=ids,
     )
+    if wrote:
+        from jitctx.paths import is_inside, relative_posix
+
+        real = os.path.realpath(os.path.normpath(os.path.join(cwd, path)))
+        root = index["root"]
+        shown = (relative_posix(real, root) or ".") if is_inside(real, root) else real
+        record["writes"] = [{"path": shown, "rules_before": True}]
     append_record(os.path.join(state_dir, "events"), record)
 
 
 def try_quick(client: Client | str, raw: bytes, state_dir: str) -> bool:
     """Parse `raw` as the pipeline does and ask the fast lane; False for anything it cannot parse."""
-    from jitctx.hook.pipeline import parse
+    from jitctx.clients.event import parse_raw
 
     if isinstance(client, str):
         from jitctx.clients import all_clients
@@ -131,7 +168,7 @@ def try_quick(client: Client | str, raw: bytes, state_dir: str) -> bool:
     if not client.fast_lane:
         return False
     try:
-        event = parse(client, raw)
+        event = parse_raw(client, raw)
     except Exception:
         return False
     return answer_quickly(client, event, state_dir)

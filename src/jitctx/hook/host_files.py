@@ -169,8 +169,10 @@ class HostFiles:
         touched paths the host follows with its own nested loading)?"""
         if self.at_startup(file):
             return True
-        if not self.host.native_jit or not followed:
+        if not followed:
             return False
+        if not self.host.native_jit:
+            return self.host.rules_after_tool and self._place(file)[0] == "rule"
         return self._place(file)[0] in ("dir", "rule", "dir_rule")
 
     def loads_later(self, load: Load, native_parents: set[str]) -> bool:

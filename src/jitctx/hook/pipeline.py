@@ -19,8 +19,7 @@ Imports json and the client registry; the engine only when the fast lane cannot 
 
 from __future__ import annotations
 
-import json
-
+from jitctx.clients.event import parse_raw
 from jitctx.hook import MAX_INPUT
 from jitctx.hook.log import log_problem
 
@@ -64,7 +63,7 @@ def respond(
             from jitctx.clients import all_clients
 
             client = all_clients.get(client)
-        event = parse(client, raw)
+        event = parse_raw(client, raw)
         if _fast_lane(client, event, state_dir):
             result: dict[str, Any] = {}
         else:
@@ -125,17 +124,6 @@ def _where(exc: BaseException) -> str:
     path = last.filename.replace("\\", "/")
     short = path.split("/site-packages/")[-1].split("/src/")[-1]
     return f", in {short}:{last.lineno} ({last.name})"
-
-
-def parse(client: Client, raw: bytes | str | None) -> HookEvent:
-    """The client's canonical event for one raw payload; HookError when it is none."""
-    from jitctx.clients.event import HookError
-
-    payload = json.loads(raw) if raw and raw.strip() else None
-    if not isinstance(payload, dict):
-        what = "empty input" if payload is None else f"a JSON {type(payload).__name__}"
-        raise HookError(f"expected one hook event as a JSON object on stdin, got {what}")
-    return client.parse(payload)
 
 
 def _fast_lane(client: Client, event: HookEvent, state_dir: str) -> bool:

@@ -5,18 +5,42 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # the fast lane asks `write_targets`: `typing` is not on its import budget
 if TYPE_CHECKING:
+    from typing import Any
+
     from jitctx.clients.base import Follower
+    from jitctx.touched.tools import Declaration
+
+
+HOLD_MARK = "jitctx held back this "  # how the reason of a held write begins (Engine._before_tool)
+
+
+def held_back(call: Mapping[str, Any]) -> bool:
+    """Was this call held back by jitctx? A client that reports a denied call after the fact (Claude
+    Code's PostToolBatch) gives the deny's reason as its result, a plain string where a call that ran
+    has an object: it ran nothing and wrote nothing."""
+    response = call.get("tool_response")
+    return isinstance(response, str) and HOLD_MARK in response
 
 
 class Touched:
     """The paths one event touched, placed against the shell's directory, and for each whether the
     client follows it itself. Which calls it follows, the client's `Follower` says."""
 
-    def __init__(self, follower: Follower, transcript: object, cwd: str) -> None:
+    def __init__(
+        self,
+        follower: Follower,
+        transcript: object,
+        cwd: str,
+        tools: Mapping[str, Declaration] | None = None,
+        writes: frozenset[str] = frozenset(),
+    ) -> None:
         self.cwd = cwd
+        self.tools = tools  # the client's tool table (`Client.tools()`); None: any name jitctx knows
+        self.writes = writes  # the client's write tools (`Client.writes()`)
+        self.wrote: dict[str, None] = {}  # the files the calls wrote, in order
         self.paths: list[str] = []
         self.followed: dict[str, bool] = {}
         # Paths a call wrote that the client leaves out as instructions (it holds them as its own edit).
@@ -42,10 +66,13 @@ class Touched:
     ) -> None:
         from jitctx.touched import touched_and_written
 
-        affected, shell_written = touched_and_written(tool_name, tool_input)
+        affected, shell_written = touched_and_written(tool_name, tool_input, self.tools)
         paths = [placed(self.cwd, p) for p in affected]
         if not paths:
             return
+        # The files the call wrote, as `write_targets` names them (the command is parsed once).
+        for path in paths if tool_name in self.writes else (placed(self.cwd, p) for p in shell_written):
+            self.wrote.setdefault(path)
         for written in shell_written:
             try:
                 self.shell_written.add(os.path.realpath(placed(self.cwd, written)))
@@ -76,3 +103,19 @@ class Touched:
 def placed(cwd: str, path: str) -> str:
     """A path of a tool call or prompt, made absolute against the shell's directory at that event."""
     return os.path.normpath(os.path.join(cwd, os.path.expanduser(path)))
+
+
+def write_targets(
+    tools: Mapping[str, Declaration], writes: frozenset[str], calls: Sequence[Mapping[str, Any]], cwd: str
+) -> list[str]:
+    """The files the calls are about to write, absolute, in order: every path of a write tool (a file
+    write or edit, a patch; `writes`), and a shell command's certain write targets (jitctx.touched.bash)."""
+    from jitctx.touched import touched_and_written
+
+    targets: dict[str, None] = {}
+    for call in calls:
+        tool_name, tool_input = call["tool_name"], call["tool_input"]
+        affected, shell_written = touched_and_written(tool_name, tool_input, tools)
+        for path in affected if tool_name in writes else shell_written:
+            targets.setdefault(placed(cwd, path))
+    return list(targets)

@@ -2,12 +2,11 @@
 client's profile second.
 
 The client's evidence (`Client.delivered`, a transcript's tail) is read at most once per event, and only
-when a question needs it. It serves five questions of the engine:
+when a question needs it. It serves these questions of the engine:
 
-* `not_delivered_yet`: what already reached the model (the client's own loads, jitctx's earlier answers
-  whose session state was never saved) is not sent again;
-* `shows_new_version`: a new version of a file in the client's file state is the transcript's to tell;
-* `left_to_the_client`: a file a shell command created or changed, which the client brings itself;
+* `holds` and `shows_changes`: the evidence `hook.decide` weighs (what already reached the model; whether
+  the client showed a new version of a file in its file state);
+* `leave_to_the_client`: a file a shell command created or changed, which the client brings itself;
 * `expect` and `overdue`: a file left to the client after a call it follows is owed until the transcript
   is complete for that call; if the client's load never appears there, jitctx sends it.
 
@@ -16,7 +15,6 @@ Only the main channel: the transcript's evidence is the main thread's.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -44,23 +42,18 @@ class TranscriptCheck:
             self._seen = self.client.delivered(self.event.transcript)
         return self._seen
 
-    def not_delivered_yet(self, sent: list[Load]) -> list[Load]:
-        """`sent` without what the transcript shows already reached the model (the client's own loads it
-        reported nowhere else, or its notes of a file changed on disk; jitctx's answers whose session
-        state was never saved)."""
-        seen = self.seen
-        if seen is None:
-            return sent
-        return [load for load in sent if not seen.holds(load.file.path, load.file.display, load.file.text)]
+    # -- the client's evidence, as `hook.decide.Evidence` reads it: nothing when there is none ----------
 
-    def shows_new_version(self, load: Load) -> bool | None:
-        """For a new version of a file in the client's file state: did the client show its whole text?
-        (It does not always.) None when the transcript has nothing to say about the file."""
+    def holds(self, path: str, display: str, text: str) -> bool:
+        """Does the client's record show this text reaching the model already (its own loads reported
+        nowhere else, its notes of a file changed on disk, jitctx's answers whose state was not saved)?"""
         seen = self.seen
-        if seen is None or not seen.shows_changes(load.file.path):
-            return None
-        held: bool = seen.holds(load.file.path, load.file.display, load.file.text)
-        return held
+        return seen is not None and bool(seen.holds(path, display, text))
+
+    def shows_changes(self, path: str) -> bool:
+        """Does the client's record tell, for this file in its file state, whether it showed a new version?"""
+        seen = self.seen
+        return seen is not None and bool(seen.shows_changes(path))
 
     def expect(
         self,
@@ -115,34 +108,17 @@ class TranscriptCheck:
             due.append(Load(file, LoadReason(entry.reason), trigger=file.display))
         return due
 
-    def left_to_the_client(
-        self, context: EventContext, session: Session, sent: list[Load], written: set[str]
-    ) -> list[Load]:
-        """The loads of instruction files a shell command of this event created or changed that the
-        client brings by itself, with their imports; they are forgotten (a changed one marked changed
-        again), so that the next touch there decides, from what the client was seen doing by then.
+    def leave_to_the_client(self, session: Session, later: list[Load]) -> None:
+        """Forget the files a shell command of this event created or changed that the client brings by
+        itself (`hook.decide`, AFTER_SHELL; a changed one is marked changed again), so that the next touch
+        there decides, from what the client was seen doing by then.
 
         * Created: the client never saw the file written, so it loads it as a new file at its next
           followed touch there (seen with Claude Code 2.1.197 and 2.1.332: the next Read brings a
           shell-created CLAUDE.md as its own nested load). A touch it does not follow sends it.
         * Changed: a file in the client's file state (one it loaded, read or edited) is shown changed
           by the client itself before its next request ("... was modified, either by the user or by a
-          linter"). Where it does not show the whole new text, the next touch sends it.
-
-        Sent now as well, either would reach the model twice."""
-        seen = self.seen if self.event.channel == "main" else None
-        held = {
-            load.file.display
-            for load in sent
-            if load.reason is not LoadReason.INCLUDE
-            and os.path.realpath(load.file.path) in written
-            and (
-                seen is not None and seen.shows_changes(load.file.path)
-                if load.updated
-                else context.host_files.host.native_jit and context.host_files.after_tool(load.file, True)
-            )
-        }
-        later = [load for load in sent if load.file.display in held or load.parent in held]
+          linter"). Where it does not show the whole new text, the next touch sends it."""
         state = session.channels.get(self.event.channel)
         for load in later:
             entry = state.loaded.get(load.file.path) if state is not None else None
@@ -152,4 +128,3 @@ class TranscriptCheck:
                 entry.mtime_ns = -1  # still changed for the next touch there, which asks the evidence
             else:
                 state.forget(load.file.path)
-        return later

@@ -3,17 +3,71 @@ budget does to the ones that do."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any, NamedTuple
 
 from jitctx.assemble import fit_profile
 from jitctx.assemble.budget import BudgetResult
-from jitctx.discovery.explain import Explanation
+from jitctx.discovery.explain import Explanation, Verdict
 from jitctx.govern.skills import explain_skill, skill_at
 from jitctx.project import Project
 from jitctx.reports.table import plain_table
 
 Table = Callable[..., str]
+BY = {"client": "the client itself", "jitctx": "jitctx's hook", "none": "nobody"}
+
+
+class Reached(NamedTuple):
+    """What the hook decided for one file at one moment of a previewed session (`hook.preview`)."""
+
+    path: str  # display
+    route: str  # "client" | "jitctx" | "none"
+    when: str  # "startup" | "touch"
+    why: str
+    reason: str
+    globs: tuple[str, ...] = ()
+    trigger: str | None = None
+
+
+def with_routes(result: Explanation, reached: Sequence[Reached]) -> Explanation:
+    """`result` (what discovery finds, read as the hook reads the tree) with each file's route as the
+    hook decided it: who brings it, when and why. A file found at start that the hook left to the
+    client's first read in its folder, and not decided here, is the client's, later."""
+    first: dict[str, Reached] = {}
+    for each in reached:
+        first.setdefault(each.path, each)
+    verdicts: list[Verdict] = []
+    for verdict in result.verdicts:
+        one = first.pop(verdict.path, None)
+        if one is not None:
+            kind = one.when if one.route != "none" else "withheld"
+            verdicts.append(
+                replace(verdict, loads=one.route != "none", kind=kind, why=one.why, reason=one.reason,
+                        route=one.route)
+            )  # fmt: skip
+        elif verdict.loads:
+            # Found at start, left by the hook to the client's first read in its folder, which this touch
+            # was not (or no call of the client touched the path at all).
+            why = "the client loads it itself when it first reads a file in its folder"
+            verdicts.append(replace(verdict, loads=False, kind="later", why=why, route="client"))
+        else:
+            verdicts.append(verdict)
+    for rest in first.values():
+        kind = rest.when if rest.route != "none" else "withheld"
+        verdicts.append(
+            Verdict(
+                rest.path,
+                rest.route != "none",
+                kind,
+                rest.why,
+                rest.reason,
+                rest.globs,
+                rest.trigger,
+                rest.route,
+            )
+        )
+    return replace(result, verdicts=tuple(verdicts))
 
 
 def to_json(result: Explanation, project: Project) -> dict[str, Any]:
@@ -31,6 +85,7 @@ def to_json(result: Explanation, project: Project) -> dict[str, Any]:
                 "kind": v.kind,
                 "reason": v.reason,
                 "why": v.why,
+                **({"route": v.route} if v.route is not None else {}),
                 **({"globs": list(v.globs), "against": v.against} if v.globs else {}),
             }
             for v in result.verdicts
@@ -39,7 +94,9 @@ def to_json(result: Explanation, project: Project) -> dict[str, Any]:
         "budget": budget.to_dict(),
     }
     document["twins"] = [{"path": twin, "twin_of": first} for twin, first in twins_held(result)]
-    skill = skill_at(project.root, result.rel)  # a SKILL.md: what it is and whether its listing fits
+    skill = skill_at(
+        project.root, result.rel, project.profile.name
+    )  # a SKILL.md: what it is and whether its listing fits
     if skill is not None:
         document["skill"] = skill.to_dict()
     return document
@@ -65,7 +122,12 @@ def to_text(result: Explanation, project: Project, table: Table = plain_table) -
     lines = [f"explain {shown}   (agent {project.profile.name}, root {project.root})", ""]
     loads = [v for v in result.verdicts if v.loads]
     misses = [v for v in result.verdicts if not v.loads]
-    if loads:
+    routed = any(v.route is not None for v in result.verdicts)
+    if loads and routed:
+        lines.append("reaches the agent (with jitctx's hook):")
+        rows = [[v.path, BY.get(v.route or "", ""), v.kind, v.why] for v in loads]
+        lines.append(_indent(table(["file", "brought by", "when", "why"], rows)))
+    elif loads:
         lines.append("reaches the agent:")
         lines.append(
             _indent(
@@ -92,7 +154,7 @@ def to_text(result: Explanation, project: Project, table: Table = plain_table) -
         lines.extend(f"note: {note}" for note in result.notes)
     for twin, first in twins_held(result):
         lines.append(f"twin: {twin} has the text of {first}: a hook sends that text once")
-    skill = skill_at(project.root, result.rel)
+    skill = skill_at(project.root, result.rel, project.profile.name)
     if skill is not None:
         lines += ["", *explain_skill(skill)]
     return "\n".join(lines)

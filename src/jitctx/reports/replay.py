@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from jitctx.telemetry.replay import Replay, ReplayedLoad, Size
+    from jitctx.telemetry.replay import Replay, ReplayedLoad, ReplayedWrite, Size
     from jitctx.telemetry.replay_host import Usage
 
 
@@ -45,6 +45,24 @@ def _load(load: ReplayedLoad) -> dict[str, Any]:
     document: dict[str, Any] = {"turn": load.turn, "channel": load.channel, "path": load.path}
     document.update(reason=load.reason, trigger=load.trigger, **_size(load.size))
     return document
+
+
+def _writes_json(writes: tuple[ReplayedWrite, ...] | None) -> dict[str, Any] | None:
+    """Each file a call wrote and the instruction files that came after it; None when the replay could
+    not tell which calls write."""
+    if writes is None:
+        return None
+    early = [w for w in writes if not w.rules_before]
+    return {
+        "total": len(writes),
+        "before_rules": len(early),
+        "before_rules_files": list(dict.fromkeys(w.path for w in early)),
+        "per_write": [
+            {"turn": w.turn, "channel": w.channel, "tool": w.tool, "path": w.path}
+            | {"rules_before": w.rules_before, "late": list(w.late)}
+            for w in writes
+        ],
+    }
 
 
 def replay_json(report: Replay) -> dict[str, Any]:
@@ -91,6 +109,7 @@ def replay_json(report: Replay) -> dict[str, Any]:
         "full_load": {"files": report.full_load_files, **_size(report.full_load)},
         "host": _host_json(report),
         "api_usage": _usage(report.usage),
+        "writes": _writes_json(report.writes),
         "totals": {"jit": _size(jit), "full_load": _size(full), "ratio": _ratio(jit.bytes, full.bytes)},
         "warnings": list(report.warnings),
     }
@@ -101,6 +120,7 @@ def replay_totals(reports: list[Replay]) -> dict[str, Any]:
     discoveries, hits = sum(c[2] for c in counts), sum(c[3] for c in counts)
     jit = sum(r.jit_total.bytes for r in reports)
     full = sum(r.full_total.bytes for r in reports)
+    counted = [writes for writes in (r.writes for r in reports) if writes is not None]
     return {
         "transcripts": len(reports),
         "turns": sum(c[0] for c in counts),
@@ -110,4 +130,10 @@ def replay_totals(reports: list[Replay]) -> dict[str, Any]:
         "jit_bytes": jit,
         "full_load_bytes": full,
         "ratio": _ratio(jit, full),
+        "writes": {
+            "total": sum(len(writes) for writes in counted),
+            "before_rules": sum(1 for writes in counted for w in writes if not w.rules_before),
+        }
+        if counted
+        else None,
     }

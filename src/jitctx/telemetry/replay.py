@@ -7,6 +7,14 @@ Bytes per turn: the request that produced turn k carried what its channel held *
 calls ran (their discoveries reach the model with the tool results, in request k+1). Full load sends every
 instruction file of the project, with its imports, on every turn. User-level files are left out of both.
 
+Writes before their rules (DESIGN §2.11): for each file a tool call wrote (a write tool's paths, a shell
+command's certain write targets), the instruction files that apply to it and reached the model only after
+it: those its channel did not hold before the turn (a turn's loads reach the model with its tool results,
+after every call of the turn ran). This is what JIT discovery alone gives, without holding, whatever the
+recorded session had: the transcript does not say what its own hook sent. A write tool is only known from
+the table the caller passes (`write_tools`); without one the replay does not count writes at all. A write
+call counts whether or not it succeeded.
+
 Where the transcript records what Claude Code itself attached (`instructions` and `nested_memory`
 attachment lines, see `replay_host`), the replay also compares with that, instead of with a simulation of
 the host: what the host carried per turn, the files only it loaded, the files only JIT loads; and where the
@@ -35,6 +43,7 @@ __all__ = [
     "Observer",
     "Replay",
     "ReplayedLoad",
+    "ReplayedWrite",
     "Size",
     "TurnReplay",
     "full_load",
@@ -44,8 +53,9 @@ __all__ = [
     "total",
 ]
 
-# Sees the session after its start (turn None) and after each discovery; `--record` writes events.
-Observer = Callable[["Session", Startup | Discovery, "Turn | None"], object]
+# Sees the session after its start (turn None) and after each discovery, with the writes of the touched
+# path (`--record` writes events).
+Observer = Callable[["Session", Startup | Discovery, "Turn | None", "tuple[ReplayedWrite, ...]"], object]
 
 
 class Size(NamedTuple):
@@ -64,6 +74,21 @@ class ReplayedLoad:
 
 
 @dataclass(frozen=True)
+class ReplayedWrite:
+    """A file one tool call wrote, and the instruction files that apply to it and came after it."""
+
+    path: str  # relative to the root; absolute when outside the project
+    turn: int
+    channel: str  # "main" | "subagent"
+    tool: str
+    late: tuple[str, ...]  # the files' paths relative to the root, in load order
+
+    @property
+    def rules_before(self) -> bool:
+        return not self.late
+
+
+@dataclass(frozen=True)
 class TurnReplay:
     turn: Turn
     kind: str  # "main" | "subagent"
@@ -73,6 +98,7 @@ class TurnReplay:
     sent: Size  # what the request of this turn carried
     held: Size  # what the channel holds after this turn's tool calls
     host_sent: Size | None = None  # what Claude Code's own attachments weighed in that request
+    writes: tuple[ReplayedWrite, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -110,6 +136,7 @@ class Replay:
     full_load_files: int
     warnings: tuple[str, ...]
     host: HostReplay | None = None  # None: the transcript records no attachments
+    writes_known: bool = False  # the replay knew which tools write (see the module docstring)
 
     @property
     def host_total(self) -> Size | None:
@@ -128,6 +155,13 @@ class Replay:
         chosen = [t for t in self.turns if kind is None or t.kind == kind]
         calls = sum(len(t.turn.calls) for t in chosen)
         return len(chosen), calls, sum(t.discoveries for t in chosen), sum(t.hits for t in chosen)
+
+    @property
+    def writes(self) -> tuple[ReplayedWrite, ...] | None:
+        """Every write of the transcript, in order; None when the replay could not tell its writes."""
+        if not self.writes_known:
+            return None
+        return tuple(write for turn in self.turns for write in turn.writes)
 
     @property
     def jit_total(self) -> Size:
@@ -176,13 +210,21 @@ def full_load(project: Project) -> tuple[list[InstructionFile], list[str]]:
     return list(chosen.values()), [f"{skip.path}: {skip.why}" for skip in skips]
 
 
-def replay(transcript: Transcript, project: Project, *, observe: Observer | None = None) -> Replay:
+def replay(
+    transcript: Transcript,
+    project: Project,
+    *,
+    observe: Observer | None = None,
+    write_tools: frozenset[str] | None = None,
+) -> Replay:
     """Run the transcript's tool calls, in order, through a fresh session over `project`, one discovery
     per touched path. The session starts in the transcript's cwd when that is inside the project, else
-    at the root, with session id `replay:<the transcript's id>`."""
+    at the root, with session id `replay:<the transcript's id>`. `write_tools`: the tool names whose
+    touched paths are files they write (a shell's writes are read from its command); None: writes are
+    not counted."""
     from jitctx.discovery.session import Session
     from jitctx.telemetry.events import channel_of
-    from jitctx.touched import affected_paths
+    from jitctx.touched import touched_and_written
 
     recorded = os.path.realpath(transcript.cwd) if transcript.cwd else None
     cwd = recorded if recorded is not None and is_inside(recorded, project.root) else project.root
@@ -204,24 +246,39 @@ def replay(transcript: Transcript, project: Project, *, observe: Observer | None
 
     started = session.startup()
     if observe is not None:
-        observe(session, started, None)
+        observe(session, started, None, ())
     warnings = list(started.warnings)
     turns: list[TurnReplay] = []
     for turn in transcript.turns:
         sent, discoveries, hits = held(turn.channel), 0, 0
+        kind = channel_of(turn.channel)[0]
         loads: list[ReplayedLoad] = []
+        writes: list[ReplayedWrite] = []
+        arrived: dict[str, str] = {}  # loaded in this turn, so far: real path -> shown path
         for call in turn.calls:
-            for path in affected_paths(call.name, call.input):
+            paths, shell_written = touched_and_written(call.name, call.input)
+            written = () if write_tools is None else paths if call.name in write_tools else shell_written
+            for path in paths:
                 found = session.discover(path, turn.channel)
                 if found.loaded or found.dropped:
                     holding.pop(turn.channel, None)
                 discoveries, hits = discoveries + 1, hits + found.hit
                 loads.extend(replayed(found.loaded, turn.number, turn.channel))
                 warnings.extend(found.warnings)
+                wrote: tuple[ReplayedWrite, ...] = ()
+                if path in written:
+                    late = _late(project, session.cwd, path, arrived, found.loaded)
+                    target = _shown(project, session.cwd, path)
+                    wrote = (ReplayedWrite(target, turn.number, kind, call.name, late),)
+                    writes.extend(wrote)
+                arrived.update((load.file.path, load.file.display) for load in found.loaded)
                 if observe is not None:
-                    observe(session, found, turn)
-        kind = channel_of(turn.channel)[0]
-        turns.append(TurnReplay(turn, kind, discoveries, hits, tuple(loads), sent, held(turn.channel)))
+                    observe(session, found, turn, wrote)
+        turns.append(
+            TurnReplay(
+                turn, kind, discoveries, hits, tuple(loads), sent, held(turn.channel), writes=tuple(writes)
+            )
+        )
     everything, full_warnings = full_load(project)
     startup = replayed(started.loaded, 0, "main")
     host = None
@@ -239,6 +296,7 @@ def replay(transcript: Transcript, project: Project, *, observe: Observer | None
         full_load_files=len(everything),
         warnings=tuple(dict.fromkeys([*warnings, *full_warnings])),
         host=host,
+        writes_known=write_tools is not None,
     )
 
 
@@ -277,3 +335,28 @@ def host_side(
         both=tuple(p for p in host_paths if p in jit_paths),
     )
     return host, sizes
+
+
+def _late(
+    project: Project, cwd: str, path: str, arrived: dict[str, str], loaded: tuple[Load, ...]
+) -> tuple[str, ...]:
+    """The instruction files that apply to the written `path` and reach the model only after the write:
+    those its own discovery loaded, and those an earlier call of the same turn loaded (`arrived`) that a
+    session of its own, holding nothing yet, loads on touching `path` (the replayed one is left alone)."""
+    own = [load.file.display for load in loaded]
+    if not arrived:
+        return tuple(own)
+    from jitctx.discovery.session import Session
+
+    fresh = Session(project, cwd=cwd, session_id="replay:rules", use_git=False)
+    applies = {load.file.path for load in fresh.discover(path).loaded}
+    earlier = [shown for real, shown in arrived.items() if real in applies]
+    return tuple(dict.fromkeys([*earlier, *own]))
+
+
+def _shown(project: Project, cwd: str, path: str) -> str:
+    """A written path as the records show it: relative to the root inside the project."""
+    try:
+        return project.display(os.path.realpath(os.path.join(cwd, path)))
+    except (OSError, ValueError):  # not a usable path (its discovery noted it): as the call gave it
+        return path

@@ -1,6 +1,8 @@
 """`jitctx replay --record`: a replayed transcript's startup and discoveries written to the event log as
-records (session id `replay:<id>`, `source: "replay"`), timed as the transcript says; and the check that
-keeps a transcript from being recorded twice, which would count it twice in `stats`."""
+records (session id `replay:<id>`, `source: "replay"`), timed as the transcript says, a write's record
+with its `writes` as the hook's (whether the written file's rules were in context before it, as
+replayed); and the check that keeps a transcript from being recorded twice, which would count it twice
+in `stats`."""
 
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from jitctx.telemetry.log_reader import ReadReport, Span, make_filter, read_span
 if TYPE_CHECKING:
     from jitctx.discovery.session import Session
     from jitctx.model import Startup
-    from jitctx.telemetry.replay import Observer
+    from jitctx.telemetry.replay import Observer, ReplayedWrite
     from jitctx.telemetry.store import EventStore
     from jitctx.telemetry.transcript import Transcript, Turn
 
@@ -56,7 +58,9 @@ def recorder(store: EventStore, transcript: Transcript) -> Observer:
         except ValueError:
             return None
 
-    def observe(session: Session, result: Startup | Discovery, turn: Turn | None) -> None:
+    def observe(
+        session: Session, result: Startup | Discovery, turn: Turn | None, writes: tuple[ReplayedWrite, ...]
+    ) -> None:
         sid, stamp = session.session_id, when(turn.timestamp if turn is not None else first)
         agent = session.project.profile.name
         if isinstance(result, Discovery):
@@ -69,6 +73,15 @@ def recorder(store: EventStore, transcript: Transcript) -> Observer:
                 ts=stamp,
                 agent=agent,
             )
+            if writes:
+                event["writes"] = [
+                    {
+                        "path": w.path,
+                        "rules_before": w.rules_before,
+                        **({"late": list(w.late)} if w.late else {}),
+                    }
+                    for w in writes
+                ]
         else:
             held = session_held_bytes(session)
             event = event_from_startup(result, session_id=sid, cumulative_bytes=held, ts=stamp, agent=agent)

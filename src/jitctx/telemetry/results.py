@@ -48,6 +48,41 @@ class SkillRow(NamedTuple):
     path: str | None = None  # its SKILL.md relative to the project root, when the hook found it
 
 
+class EarlyWriteRow(NamedTuple):
+    """A file written before its rules were in the model's context, in one project."""
+
+    path: str  # as its records name it: relative to the project root inside it
+    writes: int  # its writes before their rules
+    sessions: int
+    late: tuple[str, ...]  # the instruction files that reached the model only after one of them
+    project: str | None = None  # the root of the project it was written in, as recorded
+
+
+@dataclass(frozen=True)
+class Writes:
+    """Writes and their rules (DESIGN §2.11; defined in `telemetry.stats`)."""
+
+    total: int  # writes the records describe
+    before_rules: int  # of those, written before their rules were in the model's context
+    before_rules_sessions: int  # sessions with at least one such write
+    held: int  # writes held back once, their rules sent first (`held` records)
+    before_rules_files: tuple[EarlyWriteRow, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "total": self.total,
+            "before_rules": self.before_rules,
+            "before_rules_sessions": self.before_rules_sessions,
+            "before_rules_files": [
+                {**row._asdict(), "late": list(row.late)} for row in self.before_rules_files
+            ],
+            "held": self.held,
+        }
+
+
+NO_WRITES = Writes(0, 0, 0, 0)
+
+
 class SessionSeries(NamedTuple):
     """Cumulative bytes of one session over time: a point where the value changed, and the last record."""
 
@@ -103,6 +138,7 @@ class Stats:
     by_file: tuple[FileRow, ...]
     series: tuple[SessionSeries, ...]
     by_skill: tuple[SkillRow, ...] = ()
+    writes: Writes = NO_WRITES
 
     def to_json(self) -> dict[str, Any]:
         document = asdict(self)
@@ -119,6 +155,7 @@ class Stats:
             for s in self.series
         ]
         document["by_skill"] = [row._asdict() for row in self.by_skill]
+        document["writes"] = self.writes.to_json()
         return document
 
 

@@ -18,6 +18,14 @@ Definitions (they decide what the numbers mean, so they are fixed here):
   records: its discoveries were never recorded, so it has no place in the hit rate;
 - skill uses = `skill` records, per skill name and project root; they name their session (and count in
   `sessions`) but are no load, no discovery and no jitctx record in the sense above;
+- writes = the entries of the `writes` lists of discovery records: one per file the calls of one hook
+  event wrote (a file write or edit, a patch, a shell write target), whether holding was on or off; a
+  write *before its rules* is one whose entry says `rules_before: false`: an instruction file that
+  applies to it reached the model only after it (`late`, whoever brought it: jitctx, or the client
+  itself after the call). Its files are counted per project root and path, its sessions once each;
+  holds = discovery records with `held: true`, each a write held back once with its rules sent first
+  (the write made again is a write of its own, with its rules before it). Records written before jitctx
+  recorded writes list none: a window of them has a total of 0, which counts no write made;
 - percentiles are nearest-rank: P50 of n sorted values is the ceil(n/2)-th.
 """
 
@@ -39,6 +47,7 @@ from jitctx.telemetry.results import (
     Spread,
     Stats,
     Window,
+    Writes,
     percentile,
 )
 from jitctx.telemetry.session_tally import (
@@ -56,6 +65,7 @@ from jitctx.telemetry.session_tally import (
 )
 from jitctx.telemetry.skill_tally import SkillTally
 from jitctx.telemetry.stats_summary import summarize
+from jitctx.telemetry.write_tally import WriteTally, read_writes
 
 __all__ = [
     "ChannelRow",
@@ -68,6 +78,7 @@ __all__ = [
     "Stats",
     "StatsAccumulator",
     "Window",
+    "Writes",
     "compute_stats",
     "percentile",
 ]
@@ -104,18 +115,25 @@ class StatsAccumulator:
         # file_path -> [loads, bytes, size (-1: unknown), sessions, root]
         self.files: dict[str, list[Any]] = {}
         self.skills = SkillTally()
+        self.writes = WriteTally()
 
     def add_all(self, records: Iterable[Mapping[str, Any]]) -> None:
         """Count `records` in order. A record with a field of the wrong type is counted as invalid, whole."""
         # Nearly every record is a discovery that loaded nothing: those become rows for `add_misses`
         # (checked here inline, since this loop runs a million times for a large log); the rest go to
-        # `_add` one by one, after the rows before them, so that the log's order is kept.
+        # `_add` one by one, after the rows before them, so that the log's order is kept. A write's
+        # record (`writes`, `held`) goes to `_add` too, loaded or not.
         rows: list[MissRow] = []
         append = rows.append
         invalid = 0
         for record in records:
             try:
-                if record["kind"] != "discovery" or record.get("loaded"):
+                if (
+                    record["kind"] != "discovery"
+                    or record.get("loaded")
+                    or "writes" in record
+                    or "held" in record
+                ):
                     if rows:
                         self.add_misses(rows)
                         rows.clear()
@@ -249,6 +267,7 @@ class StatsAccumulator:
                 or (elapsed.__class__ is float and elapsed - elapsed == 0.0)
             ):
                 raise TypeError("elapsed_ms is not a finite number")
+            writes, held = read_writes(record)
         items = [
             (item["file_path"], item.get("load_reason") or "?", size_field(item.get("bytes")))
             for item in loaded
@@ -269,6 +288,9 @@ class StatsAccumulator:
             self.rules_scanned += scanned
             if elapsed is not None:
                 self.latency[elapsed] = self.latency.get(elapsed, 0) + 1
+            if writes or held:
+                root = record.get("root")
+                self.writes.add(writes, held, session_id, root if root.__class__ is str else "")
         if kind == "load":
             if record.get("source", "jitctx") == "jitctx":
                 session[JITCTX] = True
@@ -373,6 +395,7 @@ class StatsAccumulator:
                 file[2] = entry[2]
             file[3] |= entry[3]
         self.skills.merge(later.skills)
+        self.writes.merge(later.writes)
         merge_sessions(self.sessions, later.sessions)
 
     def result(self, report: ReadReport | None = None, keep: Filter | None = None) -> Stats:

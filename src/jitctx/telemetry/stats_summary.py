@@ -109,6 +109,7 @@ def summarize(tally: StatsAccumulator, report: ReadReport | None = None, keep: F
         by_file=leaderboard(tally.files),
         series=tuple(sorted(series, key=lambda s: (s.points[0][0], s.session_id))),
         by_skill=tally.skills.rows(),
+        writes=tally.writes.result(),
     )
 
 

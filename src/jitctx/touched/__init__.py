@@ -1,8 +1,11 @@
 """What a tool call touched: the paths that JIT discovery should look at after it (DESIGN §2.5).
 
->>> affected_paths("Read", {"file_path": "src/ui/Footer.tsx"})
+A tool's name is looked up in `tools`, the calling client's own table (`Client.tools()`); without one,
+in every name jitctx knows (`tools.REGISTRY`: the generic names, then each live client's).
+
+>>> affected_paths("read", {"file_path": "src/ui/Footer.tsx"})
 ('src/ui/Footer.tsx',)
->>> affected_paths("Bash", {"command": "echo hi | tee -a src/api/log.txt"})
+>>> affected_paths("bash", {"command": "echo hi | tee -a src/api/log.txt"})
 ('src/api/log.txt',)
 >>> affected_paths("web_fetch", {"url": "https://example.com"})
 ()
@@ -16,20 +19,22 @@ TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs the 
 if TYPE_CHECKING:
     from typing import Any
 
+    from jitctx.touched.tools import Declaration
+
 __all__ = ["affected_paths", "touched_and_written"]
 
 
-def affected_paths(tool_name: str, tool_input: Mapping[str, Any]) -> tuple[str, ...]:
+def affected_paths(
+    tool_name: str, tool_input: Mapping[str, Any], tools: Mapping[str, Declaration] | None = None
+) -> tuple[str, ...]:
     """Paths the call touched, as the tool gave them (relative or absolute, not resolved).
 
     Unknown tools and malformed input give `()`; this never raises, because it runs inside an agent's
     tool loop, where an exception would break the user's session over a missed optimisation.
     """
-    from jitctx.touched.tools import REGISTRY
-
-    if not isinstance(tool_name, str) or not isinstance(tool_input, Mapping):
+    if not isinstance(tool_input, Mapping):
         return ()
-    declaration = REGISTRY.get(tool_name)
+    declaration = _declaration(tool_name, tools)
     if declaration is None:
         return ()
     try:
@@ -40,27 +45,40 @@ def affected_paths(tool_name: str, tool_input: Mapping[str, Any]) -> tuple[str, 
 
 
 def touched_and_written(
-    tool_name: str, tool_input: Mapping[str, Any]
+    tool_name: str, tool_input: Mapping[str, Any], tools: Mapping[str, Declaration] | None = None
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """`affected_paths`, and of those the ones a shell tool's call certainly wrote (() for any other
     tool): a file a shell wrote is one the client knows nothing of (no read, no edit of its own). The
     command is read once for both.
 
-    >>> touched_and_written("Bash", {"command": "printf 'x' > src/x/CLAUDE.md && cat src/x/a.py"})
+    >>> touched_and_written("bash", {"command": "printf 'x' > src/x/CLAUDE.md && cat src/x/a.py"})
     (('src/x/CLAUDE.md', 'src/x/a.py'), ('src/x/CLAUDE.md',))
-    >>> touched_and_written("Write", {"file_path": "src/x/CLAUDE.md"})
+    >>> touched_and_written("write", {"file_path": "src/x/CLAUDE.md"})
     (('src/x/CLAUDE.md',), ())
     """
-    from jitctx.touched.tools import REGISTRY, ShellTool
+    from jitctx.touched.tools import ShellTool
 
-    declaration = REGISTRY.get(tool_name) if isinstance(tool_name, str) else None
+    declaration = _declaration(tool_name, tools)
     if not isinstance(declaration, ShellTool) or not isinstance(tool_input, Mapping):
-        return affected_paths(tool_name, tool_input), ()
+        return affected_paths(tool_name, tool_input, tools), ()
     try:
         paths, written = declaration.targets(tool_input)
     except Exception:  # as in affected_paths: never break the agent over this
         return (), ()
     return _strings(paths), _strings(written)
+
+
+def _declaration(tool_name: str, tools: Mapping[str, Declaration] | None) -> Declaration | None:
+    if not isinstance(tool_name, str):
+        return None
+    if tools is None:
+        from jitctx.touched.tools import REGISTRY
+
+        tools = REGISTRY
+    try:
+        return tools.get(tool_name)
+    except Exception:  # a client's table that cannot be read is a missed touch, never a broken agent
+        return None
 
 
 def _strings(paths: tuple[str, ...]) -> tuple[str, ...]:

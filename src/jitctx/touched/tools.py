@@ -1,26 +1,23 @@
-"""What each agent tool touches: an explicit registry of one declaration per tool name (pure).
+"""What a tool call touches, by tool *kind* (pure): declarations, and the generic tool names.
 
-A tool that is not registered reports nothing. There is deliberately no fallback that guesses from
-field names such as `path` or `url`: a web fetch's `url` or an MCP tool's `path` parameter is not a
-local file, and a missing declaration is caught by the registry audit test instead.
+A *declaration* says which paths a call of one tool touched, from its input: the file in a path field
+(`path_field`), a glob's search root or static prefix (`glob_tool`), a grep's root (`grep_tool`), the
+entries of a many-files read (`many_files_tool`), a shell command's certain reads and writes
+(`ShellTool`), a patch's headers (`patch_field`, `apply_patch_tool`). This module names no client's tools:
+each live client declares its own table, tool name -> declaration built from these kinds with its own
+field names, in its folder (`jitctx.clients.<client>.tools`). `GENERIC` holds the generic names, the
+seed's own tool set for harnesses built on jitctx.
 
-Field names were checked against each agent's own tool definitions:
-
-* Claude Code: Read/Write/Edit/MultiEdit `file_path`, NotebookEdit/NotebookRead `notebook_path`,
-  Glob `pattern` + `path`, Grep `path` (its `pattern` is a regex), LS `path`, LSP `filePath`,
-  Bash `command`.
-* Gemini CLI: read_file `file_path` (older releases: `absolute_path`), write_file/replace `file_path`,
-  list_directory `dir_path` (older: `path`), glob `pattern` + `dir_path` (older: `path`),
-  grep_search (older: search_file_content) `dir_path`/`path`, read_many_files `include` (older:
-  `paths`), run_shell_command `command` run in `dir_path`.
-* Codex: shell `command` as an argv list run in `workdir`, shell_command `command` as a string,
-  exec_command `cmd`, apply_patch `input` (the patch text).
+A tool that is not declared reports nothing. There is deliberately no fallback that guesses from field
+names such as `path` or `url`: a web fetch's `url` or an MCP tool's `path` parameter is not a local file,
+and a missing declaration is caught by the tables' tests instead.
 """
 
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from itertools import chain
 from types import MappingProxyType
 
 # The hook runs this on every tool call: `typing`, the shell lexer and the patch parser are imported only
@@ -140,45 +137,26 @@ def _joined(argv: list[str]) -> str:
     return shlex.join(argv)
 
 
-def apply_patch_tool(tool_input: Mapping[str, Any]) -> tuple[str, ...]:
-    """Files named by the patch headers (Add, Update, Move to; never Delete)."""
-    from jitctx.touched.patch import patch_targets
+def patch_field(*fields: str) -> Declaration:
+    """A patch tool: the files named by the headers (Add, Update, Move to; never Delete) of the patch
+    text in the first of `fields` it was given."""
 
-    return patch_targets(_text(tool_input, "input", "patch", "patch_text") or "")
+    def declaration(tool_input: Mapping[str, Any]) -> tuple[str, ...]:
+        from jitctx.touched.patch import patch_targets
+
+        return patch_targets(_text(tool_input, *fields) or "")
+
+    declaration.__doc__ = f"the files a patch in {' or '.join(repr(f) for f in fields)} names"
+    return declaration
 
 
-_FILE = path_field("file_path")
+apply_patch_tool = patch_field("input", "patch", "patch_text")
+
 _ANY_FILE = path_field("file_path", "path", "filePath")
 
-REGISTRY: Mapping[str, Declaration] = MappingProxyType(
+# The generic names: the seed's own tool set, for harnesses built on jitctx that name no client.
+GENERIC: Mapping[str, Declaration] = MappingProxyType(
     {
-        # Claude Code
-        "Read": _FILE,
-        "Write": _FILE,
-        "Edit": _FILE,
-        "MultiEdit": _FILE,
-        "NotebookEdit": path_field("notebook_path"),
-        "NotebookRead": path_field("notebook_path"),
-        "Glob": glob_tool,
-        "Grep": grep_tool,
-        "LS": path_field("path"),
-        "LSP": path_field("filePath", "file_path"),
-        "Bash": ShellTool("command"),
-        # Gemini CLI
-        "read_file": path_field("file_path", "absolute_path", "path"),
-        "write_file": _FILE,
-        "replace": _FILE,
-        "read_many_files": many_files_tool,
-        "list_directory": path_field("dir_path", "path"),
-        "grep_search": grep_tool,
-        "search_file_content": grep_tool,
-        "run_shell_command": ShellTool("command", workdir_fields=("dir_path", "directory")),
-        # Codex
-        "shell": ShellTool("command", workdir_fields=("workdir",)),
-        "shell_command": ShellTool("command", workdir_fields=("workdir",)),
-        "exec_command": ShellTool("cmd", "command", workdir_fields=("workdir",)),
-        "apply_patch": apply_patch_tool,
-        # Generic names (harnesses built on jitctx, the seed's own tool set)
         "read": _ANY_FILE,
         "write": _ANY_FILE,
         "edit": _ANY_FILE,
@@ -189,5 +167,85 @@ REGISTRY: Mapping[str, Declaration] = MappingProxyType(
         "ls": path_field("path", "dir_path"),
         "lsp": path_field("filePath", "file_path", "path"),
         "bash": ShellTool("command", workdir_fields=("workdir", "cwd")),
+        "apply_patch": apply_patch_tool,
     }
 )
+
+# The generic tools whose touched paths are files they write (a shell's are read from its command).
+GENERIC_WRITES = frozenset({"write", "edit", "notebook_edit", "apply_patch"})
+
+
+class _EveryTool(Mapping[str, Declaration]):
+    """Every tool name jitctx knows, for a caller that names no client (`Session.on_tool_call("Read",
+    ...)`, `jitctx touched --tool Read`): the generic names, then each live client's own, in the
+    registry's order (the first to declare a name wins). The clients declare their tools in their own
+    folders, and reach this module through `jitctx.live_clients`: it names no client."""
+
+    def __getitem__(self, name: str) -> Declaration:
+        declaration = GENERIC.get(name)
+        if declaration is not None:
+            return declaration
+        for table in self._client_tables():
+            declaration = table.get(name)
+            if declaration is not None:
+                return declaration
+        raise KeyError(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(dict.fromkeys(chain(GENERIC, *self._client_tables())))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    @staticmethod
+    def _client_tables() -> Iterator[Mapping[str, Declaration]]:
+        from jitctx.live_clients import every  # a Read of a generic name never asks for the clients
+
+        for client in every():
+            yield client.tools()
+
+
+REGISTRY: Mapping[str, Declaration] = _EveryTool()
+
+# What `Client.sample_call` synthesizes, for previews of what a touch does: a read with the client's file
+# read tool, a new file written, an existing one edited, `cat PATH` and `printf x > PATH` in its shell.
+SAMPLE_KINDS = ("read", "write", "edit", "shell_read", "shell_write")
+_SHELL_SAMPLES = {"shell_read": "cat {}", "shell_write": "printf x > {}"}
+
+
+def shell_sample(kind: str, path: str) -> str | None:
+    """The command of a sample shell call of `kind` on `path` (quoted for the shell); None for a kind that
+    is not a shell one."""
+    template = _SHELL_SAMPLES.get(kind)
+    if template is None:
+        return None
+    import shlex
+
+    return template.format(shlex.quote(path))
+
+
+SampleCall = Callable[[str, str], "tuple[str, dict[str, object]] | None"]
+
+
+def file_path_samples(*, read: str, write: str, edit: str, shell: str) -> SampleCall:
+    """The `sample_call` of a tool set whose file tools take `file_path` (a write also `content`, an edit
+    `old_string` and `new_string`) and whose shell takes `command`, under the tool names given for each
+    kind (see `SAMPLE_KINDS`)."""
+
+    def sample_call(kind: str, path: str) -> tuple[str, dict[str, object]] | None:
+        command = shell_sample(kind, path)
+        if command is not None:
+            return shell, {"command": command}
+        if kind == "read":
+            return read, {"file_path": path}
+        if kind == "write":
+            return write, {"file_path": path, "content": "x\n"}
+        if kind == "edit":
+            return edit, {"file_path": path, "old_string": "x", "new_string": "y"}
+        return None
+
+    return sample_call
+
+
+# A call of the generic tool of `kind` on `path`.
+sample_call = file_path_samples(read="read", write="write", edit="edit", shell="bash")

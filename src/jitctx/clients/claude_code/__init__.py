@@ -86,6 +86,7 @@ class ClaudeCode(Client):
         {
             "SessionStart",
             "UserPromptSubmit",
+            "PreToolUse",
             "PostToolUse",
             "PostToolBatch",
             "SubagentStart",
@@ -93,6 +94,7 @@ class ClaudeCode(Client):
         }
     )
     profile_module = "jitctx.clients.claude_code.profile"
+    tools_module = "jitctx.clients.claude_code.tools"
     fast_lane = True
     settings_where_started = True  # 2.1.197 and 2.1.332, started in src/ui: src/ui/.claude/ only
     recorded_tools = frozenset({"Skill"})
@@ -108,13 +110,13 @@ class ClaudeCode(Client):
         self, every_format: Profile, root: str, environ: Mapping[str, str], home: str | None
     ) -> Profile:
         # A nested CLAUDE.md loads whatever its `paths:` say, or jitctx would skip it where Claude Code
-        # loads it, and send it again later. Globs are matched as Claude Code matches them, so that the
-        # hook and `explain`/`lint`/`touch --agent claude-code` agree on every rule.
+        # loads it, and send it again later. Globs need nothing here: each rules folder's are matched
+        # as its format's agent matches them (`.claude/rules` as Claude Code does), whoever receives it.
         from dataclasses import replace
 
-        from jitctx.clients.claude_code.profile import OWN_FILES, PROFILE
+        from jitctx.clients.claude_code.profile import OWN_FILES
 
-        return replace(every_format, unscoped_files=OWN_FILES, glob_dialect=PROFILE.glob_dialect)
+        return replace(every_format, unscoped_files=OWN_FILES)
 
     def host_profile(
         self, root: str, environ: Mapping[str, str], home: str | None, follower: Follower | None = None

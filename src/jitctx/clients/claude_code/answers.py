@@ -53,7 +53,7 @@ class Block(NamedTuple):
 
 def answer_of(record: Mapping[str, Any]) -> Answer | None:
     """The answer a `hook_success` record of jitctx's own hook command shows it printed, or None."""
-    from jitctx.clients.settings_file import is_jitctx_command
+    from jitctx.clients.hook_command import is_jitctx_command
 
     attachment = record.get("attachment")
     stdout = attachment.get("stdout") if isinstance(attachment, dict) else None

@@ -5,12 +5,15 @@ Hook input (code.claude.com/docs/en/hooks), as JSON on stdin; every event carrie
 
     SessionStart        source: startup | resume | clear | compact | fork
     UserPromptSubmit    prompt
+    PreToolUse          tool_name, tool_input, tool_use_id (before the call runs)
     PostToolUse         tool_name, tool_input, tool_response, tool_use_id
     PostToolBatch       tool_calls: [{tool_name, tool_input, tool_use_id, tool_response?}]
     SubagentStart       agent_id, agent_type
     InstructionsLoaded  file_path, memory_type, load_reason, globs, trigger_file_path, parent_file_path
 
-The answer is `{"hookSpecificOutput": {"hookEventName": EVENT, "additionalContext": TEXT}}`, or `{}`.
+The answer is `{"hookSpecificOutput": {"hookEventName": EVENT, "additionalContext": TEXT}}`, or `{}`;
+to PreToolUse, `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+"permissionDecisionReason": TEXT}}` holds a write back (the model reads TEXT as the call's result).
 PostToolBatch fires once after every call of a batch of parallel tool calls resolved, so jitctx answers a
 batch once (PostToolUse stays understood, for settings written before). SubagentStart's additionalContext
 goes into the sub-agent's own context.
@@ -23,29 +26,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from jitctx.clients.claude_code import tools
 from jitctx.clients.mcp_transport import MCP_EVENTS
 from jitctx.clients.settings_file import HookEntry
 
 AGENT = "claude-code"
 
-# The Claude Code tools whose paths jitctx follows (each has a declaration in jitctx.touched.tools).
-TOOLS = (
-    "Read",
-    "Write",
-    "Edit",
-    "MultiEdit",
-    "NotebookEdit",
-    "NotebookRead",
-    "Glob",
-    "Grep",
-    "LS",
-    "LSP",
-    "Bash",
-)
+# The Claude Code tools whose paths jitctx follows: its tool table's names.
+TOOLS = tuple(tools.TOOLS)
 TIMEOUT_S = 10
+
+# The calls that may write a file: its write tools and its shell (held back when their rules are not in
+# context yet, DESIGN §2.11).
+WRITE_MATCHER = "|".join((*sorted(tools.WRITES), "Bash"))
 
 ENTRIES: tuple[HookEntry, ...] = (
     HookEntry("SessionStart", "startup|resume|clear|compact|fork", TIMEOUT_S),
+    HookEntry("PreToolUse", WRITE_MATCHER, TIMEOUT_S),
     HookEntry("UserPromptSubmit", None, TIMEOUT_S),
     HookEntry("PostToolBatch", None, TIMEOUT_S),
     HookEntry("SubagentStart", None, TIMEOUT_S),

@@ -46,11 +46,16 @@ PROFILE = Profile(
     user_rules_dirs=(CLAUDE_RULES,),
     managed_files=MANAGED_FILES,
     scope_keys=("paths",),
+    # A `paths:` of only `**` is no scope to it: the rule loads at start (2.1.332).
+    whole_scopes=(("paths", "**"),),
     render="claude",
-    glob_dialect="gitignore",
     native_files=("CLAUDE.md", ".claude/CLAUDE.md", "AGENTS.md", "CLAUDE.local.md"),
     unscoped_files=OWN_FILES,
+    # Its own skills folder only (2.1.332, bin claude: `.agents/skills` appears only as a source it
+    # imports from Cursor). On a YAML error it quotes each `key: value` holding `: `, `#`, `*`... and
+    # parses again (the same bundle, the frontmatter reader's retry), so it lists such a skill.
     skill_dirs=(".claude/skills",),
+    skill_frontmatter="recover",
     skill_tool="Skill",
     max_bytes_cuts=False,
     size_limits=LIMITS,

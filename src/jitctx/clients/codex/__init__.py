@@ -14,7 +14,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from pathlib import Path
-    from typing import Any
 
     from jitctx.clients.checks import Check
     from jitctx.clients.settings_file import HookEntry
@@ -32,8 +31,9 @@ class Codex(Client):
     title = "Codex"
     program = "codex"
     package = "@openai/codex"
-    events = frozenset({"SessionStart", "UserPromptSubmit", "PostToolUse"})
+    events = frozenset({"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse"})
     profile_module = "jitctx.clients.codex.profile"
+    tools_module = "jitctx.clients.codex.tools"
     scopes = ("project", "user")
     install_note = TRUST_NOTE
 
@@ -50,15 +50,6 @@ class Codex(Client):
         from jitctx.clients.codex.config import config_path, read_config, with_config
 
         return with_config(self.profile(), read_config(config_path(home, environ)))
-
-    def map_tool(self, tool_name: str, tool_input: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]]:
-        """Codex hook names to the registry's: its shell is `shell` (a `workdir` may come along), and its
-        patch text arrives as `command`, where the registry reads `input`."""
-        if tool_name == "Bash":
-            return "shell", tool_input
-        if tool_name == "apply_patch" and "input" not in tool_input and "command" in tool_input:
-            return "apply_patch", {"input": tool_input["command"]}
-        return tool_name, tool_input
 
     def settings_path(self, scope: str, root: str, home: str, environ: Mapping[str, str]) -> Path:
         from jitctx.clients.codex.hooks import settings_path

@@ -7,11 +7,16 @@ a sub-agent):
 
     SessionStart      source: startup | resume | clear (| compact, newer releases)
     UserPromptSubmit  prompt, turn_id
+    PreToolUse        tool_name, tool_input, tool_use_id, turn_id (before the call runs)
     PostToolUse       tool_name, tool_input, tool_response, tool_use_id, turn_id
 
 Tool names in hook payloads are `Bash` (tool_input `{"command": "..."}`), `apply_patch` (tool_input
 `{"command": PATCH}`) and `mcp__server__tool`. The answer has Claude Code's shape:
-`{"hookSpecificOutput": {"hookEventName": EVENT, "additionalContext": TEXT}}`.
+`{"hookSpecificOutput": {"hookEventName": EVENT, "additionalContext": TEXT}}`. To PreToolUse,
+`{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+"permissionDecisionReason": TEXT}}` holds a write back; 0.171.0 shows the model `Command blocked by
+PreToolUse hook: TEXT. Command: COMMAND` as the call's output, and runs no PostToolUse for it. Its
+answer schema allows no other field: a deny with one more top-level field is dropped, and the call runs.
 
 Hooks are registered in `hooks.json` next to a config layer: `~/.codex/hooks.json` ($CODEX_HOME) for a
 user, `<repo>/.codex/hooks.json` for a project, with the same `{hooks: {EVENT: [{matcher, hooks: [{type:
@@ -27,11 +32,15 @@ from jitctx.clients.settings_file import HookEntry
 
 AGENT = "codex"
 TIMEOUT_S = 10
+TOOL_MATCHER = "Bash|apply_patch"
 
 ENTRIES: tuple[HookEntry, ...] = (
     HookEntry("SessionStart", "startup|resume|clear|compact", TIMEOUT_S),
     HookEntry("UserPromptSubmit", None, TIMEOUT_S),
-    HookEntry("PostToolUse", "Bash|apply_patch", TIMEOUT_S),
+    # Its shell and its patch tool, before the call (a write whose rules are not in context yet is held
+    # back, DESIGN §2.11) and after it. 0.171.0 matches `exec_command` as `Bash`.
+    HookEntry("PreToolUse", TOOL_MATCHER, TIMEOUT_S),
+    HookEntry("PostToolUse", TOOL_MATCHER, TIMEOUT_S),
 )
 
 SCOPES = ("project", "user")

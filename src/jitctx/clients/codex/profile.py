@@ -17,6 +17,9 @@ PROFILE = Profile(
     first_match_per_dir=True,
     native_jit=False,
     native_files=("AGENTS.override.md", "AGENTS.md"),
+    # 0.171.0 (bin codex: ext/skills/src/loader, "codex-home-skills.agents/skills"); it reads SKILL.md
+    # with serde_yaml 0.9.34 and skips a skill whose frontmatter is not YAML ("invalid YAML: ",
+    # "Skipped loading N skill(s) due to invalid SKILL.md files").
     skill_dirs=(".agents/skills",),
     # Codex stops adding AGENTS.md files once they reach project_doc_max_bytes: its own cut.
     max_bytes_owner="codex",

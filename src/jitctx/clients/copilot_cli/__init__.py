@@ -13,10 +13,11 @@ with `Custom instructions from PATH` for each AGENTS.md, CLAUDE.md, GEMINI.md ab
 scoped rule matching it that the session has not had yet. A `view` of a directory, bash, rg/grep, glob,
 create, edit and apply_patch load nothing. Not read at all: CLAUDE.local.md, `.claude/CLAUDE.md`,
 `pkg/.claude/rules/`, `~/.claude/`, `~/.codex/`, `~/.gemini/`. A hook's `additionalContext` reaches the
-model (`hooks`). In `-p` mode the repository's hooks load only when the folder is trusted
-(`trustedFolders` in `~/.copilot/config.json`, `--trust-folder`, `COPILOT_ALLOW_ALL=true`) or with
-`GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true`; the repository's settings are found from a subfolder too,
-and user hooks need no trust.
+model, and a preToolUse deny stops a call with its reason as the call's result (`hooks`): so jitctx holds
+back a write whose rules are not in context (DESIGN §2.11). In `-p` mode the repository's hooks load only
+when the folder is trusted (`trustedFolders` in `~/.copilot/config.json`, `--trust-folder`,
+`COPILOT_ALLOW_ALL=true`) or with `GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true`; the repository's settings
+are found from a subfolder too, and user hooks need no trust.
 
 The modules of this folder: `profile`, `hooks` (payloads, install entries, settings places), `settings`
 (trust and the switch that turns hooks off), `doctor`.
@@ -35,10 +36,9 @@ if TYPE_CHECKING:
     from jitctx.clients.checks import Check
     from jitctx.clients.event import HookEvent
     from jitctx.clients.settings_file import HookEntry
+    from jitctx.profiles import Profile
 
-# Copilot CLI's tools under the names of the touched-paths registry (jitctx.touched.tools); bash, glob,
-# grep, edit and apply_patch are registered under their own names already.
-TOOL_NAMES = {"view": "read", "create": "write"}
+VIEW_TOOL = "view"  # the one tool after which Copilot CLI loads the instruction files above a file
 
 TRUST_NOTE = """\
 jitctx: GitHub Copilot CLI runs a repository's hooks only in a folder you trust: start `copilot` in the
@@ -50,9 +50,8 @@ jitctx: GitHub Copilot CLI runs a repository's hooks only in a folder you trust:
 
 class CopilotFollower(Follower):
     def follows(self, tool_name: str, tool_input: Mapping[str, Any]) -> bool:
-        """Its `view` of a file loads the files above it; a `view` of a directory (a listing) does not.
-        The name is the registry's (`map_tool`): `view` arrives here as `read`."""
-        if tool_name != TOOL_NAMES["view"]:
+        """Its `view` of a file loads the files above it; a `view` of a directory (a listing) does not."""
+        if tool_name != VIEW_TOOL:
             return False
         import os
 
@@ -65,8 +64,9 @@ class CopilotCli(Client):
     title = "GitHub Copilot CLI"
     program = "copilot"
     package = "@github/copilot"
-    events = frozenset({"sessionStart", "userPromptSubmitted", "postToolUse"})
+    events = frozenset({"sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse"})
     profile_module = "jitctx.clients.copilot_cli.profile"
+    tools_module = "jitctx.clients.copilot_cli.tools"
     fast_lane = True
     # Seen with 1.0.102: `--resume` rebuilds the conversation without the first sessionStart's context
     # (the resumed start's own answer takes its place), and without the client's own loads after a
@@ -81,16 +81,27 @@ class CopilotCli(Client):
 
         return parse_claude_shaped(self, claude_shaped(payload), KINDS)
 
-    def map_tool(self, tool_name: str, tool_input: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]]:
-        if tool_name == "rg":  # ripgrep over `paths`: one directory or a list of them
-            paths = tool_input.get("paths")
-            if isinstance(paths, str):
-                return "grep", {"path": paths}
-            return "read_many", {"paths": paths if isinstance(paths, list) else []}
-        return TOOL_NAMES.get(tool_name, tool_name), tool_input
+    def discovery_profile(
+        self, every_format: Profile, root: str, environ: Mapping[str, str], home: str | None
+    ) -> Profile:
+        # An `.instructions.md` without `applyTo`, or with one for every file (`**`), it pastes whole
+        # into the first request: found so, the hook leaves it to the client instead of skipping it as
+        # a rule for on request, or sending it on a touch.
+        from dataclasses import replace
+
+        from jitctx.clients.copilot_cli.profile import PROFILE
+
+        return replace(
+            every_format,
+            unscoped_rules_load=PROFILE.unscoped_rules_load,
+            whole_scopes=PROFILE.whole_scopes,
+        )
 
     def render(self, event_name: str, text: str) -> dict[str, Any]:
         return {"additionalContext": text} if text else {}
+
+    def render_hold(self, event_name: str, reason: str) -> dict[str, Any]:
+        return {"permissionDecision": "deny", "permissionDecisionReason": reason}
 
     def follower(self, transcript: object, cwd: str, origin_pid: int | None = None) -> Follower:
         return CopilotFollower()

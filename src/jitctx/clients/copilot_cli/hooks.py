@@ -5,13 +5,19 @@ Hook input, as camelCase JSON on stdin (1.0.102), without the event's name: ever
 
     sessionStart          source ("new", "resume"), initialPrompt
     userPromptSubmitted   prompt
+    preToolUse            toolName, toolArgs (before the call runs; no call id)
     postToolUse           toolName, toolArgs, toolResult {resultType, textResultForLlm}
 
 `toolArgs` is an object for a function tool and the raw text for a freeform one (apply_patch's patch);
 a JSON string, as earlier releases are described to send, is decoded too. The answer is a top-level
 `{"additionalContext": TEXT}`: a sessionStart context becomes a user message of its own, a
 userPromptSubmitted one a `<system_reminder>` in the prompt, a postToolUse one is appended to the tool's
-result ("Additional guidance from postToolUse hooks:"). Registered under the PascalCase names instead
+result ("Additional guidance from postToolUse hooks:"). A preToolUse answer `{"permissionDecision": "deny",
+"permissionDecisionReason": R}` stops the call: the model reads `Denied by preToolUse hook: R` as its
+result, and postToolUse does not fire. A preToolUse hook that fails (exits non-zero, 127 for a missing
+program too) denies the call as well (1.0.57: "preToolUse hook errors now deny the tool call"), so every
+entry's command is written in the form that always exits 0 (`hook_command.fail_safe`).
+Registered under the PascalCase names instead
 (`PostToolUse`), the same hooks get Claude Code's payload with Claude Code's tool names (`Read` for a
 view); jitctx registers the camelCase ones, whose tool names are the model's.
 
@@ -26,6 +32,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from jitctx.clients.copilot_cli import tools
 from jitctx.clients.settings_file import HookEntry
 
 TYPE_CHECKING = False
@@ -33,11 +40,23 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
-KINDS = {"sessionStart": "start", "userPromptSubmitted": "prompt", "postToolUse": "tools"}
+KINDS = {
+    "sessionStart": "start",
+    "userPromptSubmitted": "prompt",
+    "preToolUse": "before_tool",
+    "postToolUse": "tools",
+}
 TIMEOUT_S = 30
-# No matcher: the postToolUse payload names the tool by its own name, and jitctx's fast lane answers a
-# call that touches nothing at once.
-ENTRIES: tuple[HookEntry, ...] = tuple(HookEntry(event, None, TIMEOUT_S) for event in KINDS)
+# The calls that may write, before they run: the file tools that write and the shell. Copilot CLI runs a
+# preToolUse hook with a matcher only for the tool names that match all of it (1.0.36).
+HOLD_TOOLS = (*sorted(tools.WRITES), "bash")
+HOLD_MATCHER = f"^({'|'.join(HOLD_TOOLS)})$"
+# No matcher after the call: the postToolUse payload names the tool by its own name, and jitctx's fast
+# lane answers a call that touches nothing at once.
+ENTRIES: tuple[HookEntry, ...] = tuple(
+    HookEntry(event, HOLD_MATCHER if event == "preToolUse" else None, TIMEOUT_S, fails_closed=True)
+    for event in KINDS
+)
 # Copilot CLI calls a fresh session's start "new"; the engine's word for it is "startup".
 SOURCES = {"new": "startup"}
 
@@ -61,14 +80,14 @@ def event_name(payload: Mapping[str, Any]) -> str:
     named = payload.get("hookEventName")
     if isinstance(named, str) and named in KINDS:
         return named
-    if "toolName" in payload and "toolResult" in payload:
-        return "postToolUse"
+    if "toolName" in payload:  # the call before it runs has no result yet
+        return "postToolUse" if "toolResult" in payload else "preToolUse"
     if "prompt" in payload:
         return "userPromptSubmitted"
     if "source" in payload or "initialPrompt" in payload:
         return "sessionStart"
     raise HookError(
-        "not a Copilot CLI sessionStart, userPromptSubmitted or postToolUse payload "
+        "not a Copilot CLI sessionStart, userPromptSubmitted, preToolUse or postToolUse payload "
         f"(fields: {', '.join(sorted(payload)) or 'none'})"
     )
 
@@ -89,7 +108,7 @@ def tool_input(args: object) -> dict[str, Any]:
         except ValueError:
             return {"input": args}  # apply_patch: the patch text itself
         return decoded if isinstance(decoded, dict) else {"input": args}
-    raise HookError(f"postToolUse toolArgs is a {type(args).__name__}, not an object or a string")
+    raise HookError(f"toolArgs is a {type(args).__name__}, not an object or a string")
 
 
 def claude_shaped(payload: Mapping[str, Any]) -> dict[str, Any]:
@@ -100,10 +119,11 @@ def claude_shaped(payload: Mapping[str, Any]) -> dict[str, Any]:
         "session_id": payload.get("sessionId"),
         "cwd": payload.get("cwd"),
     }
-    if name == "postToolUse":
+    if name in ("preToolUse", "postToolUse"):
         shaped["tool_name"] = payload.get("toolName")
         shaped["tool_input"] = tool_input(payload.get("toolArgs"))
-        shaped["tool_response"] = payload.get("toolResult")
+        if name == "postToolUse":
+            shaped["tool_response"] = payload.get("toolResult")
     elif name == "userPromptSubmitted":
         shaped["prompt"] = payload.get("prompt")
     else:

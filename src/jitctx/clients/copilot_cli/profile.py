@@ -1,23 +1,27 @@
 """What GitHub Copilot CLI reads by itself: AGENTS.md, CLAUDE.md and GEMINI.md in every directory from
 the git root to the cwd, `.github/copilot-instructions.md`, and the rules of `.github/instructions/` and of
 the root's `.claude/rules/` (an unscoped rule whole at start, a scoped one only listed by its pattern);
+unscoped there means without `applyTo` or `paths` (an `.instructions.md` too, which VS Code's Copilot
+applies only on request), or with `applyTo` `**`, `**/*` or `*` (1.0.102, pasted into the first request);
 `~/.copilot/copilot-instructions.md` and `~/.copilot/instructions/`. Just in time, after its `view` of a
 file, the directory files above that file and the scoped rules that match it. No CLAUDE.local.md, no
 `.claude/CLAUDE.md`, no rules folder below the root, and nothing after a shell, grep, glob or write.
 
 It inlines the files a loaded file imports (`@docs/NOTE.md`, as `<imported_custom_instruction>`).
-Its globs (1.0.102) expand braces and keep `*` inside one directory, as jitctx's default dialect does; a
-pattern without a `/` (`Header.tsx`) it also matches against the file name at any depth, which no
-dialect of jitctx does (jitctx matches it at the root only)."""
+Its `applyTo` globs (1.0.102) expand braces and keep `*` inside one directory; a pattern without a `/`
+(`Header.tsx`) it matches against the file name at any depth: jitctx's `copilot` dialect, in which every
+receiver reads the `.github/instructions` format (jitctx.scope)."""
 
 from __future__ import annotations
 
-from jitctx.profiles import COPILOT_RULES, Profile, RulesDir
+from jitctx.profiles import CLAUDE_RULES, COPILOT_RULES, Profile, RulesDir
 
 DIR_FILES = ("AGENTS.md", "CLAUDE.md", "GEMINI.md")
 # Only the root's `.claude/rules` (with its subfolders): a `pkg/.claude/rules/` is not read (1.0.102).
-ROOT_CLAUDE_RULES = RulesDir(".claude/rules", ".md")
-USER_RULES = RulesDir(".copilot/instructions", ".instructions.md")
+# Their globs mean what their format's agent means (jitctx.profiles): Claude Code's for `.claude/rules`,
+# Copilot's for its own instructions.
+ROOT_CLAUDE_RULES = RulesDir(".claude/rules", ".md", dialect=CLAUDE_RULES.dialect)
+USER_RULES = RulesDir(".copilot/instructions", ".instructions.md", dialect=COPILOT_RULES.dialect)
 
 PROFILE = Profile(
     name="copilot-cli",
@@ -29,6 +33,12 @@ PROFILE = Profile(
     user_files=(".copilot/copilot-instructions.md",),
     user_rules_dirs=(USER_RULES,),
     scope_keys=("applyTo", "paths"),
+    unscoped_rules_load=(".instructions.md",),
+    whole_scopes=(("applyTo", "**"), ("applyTo", "**/*"), ("applyTo", "*")),
     native_files=(*DIR_FILES, "copilot-instructions.md"),
+    # 1.0.102 (`copilot skill --help`, and `copilot skill list` run here: those folders from the cwd up
+    # to the git root); it reads SKILL.md with serde_yaml (prebuilds/linux-x64/runtime.node) and does
+    # not list a skill whose frontmatter is not YAML: "failed to parse YAML frontmatter: mapping values
+    # are not allowed in this context" under "The following skills failed to load".
     skill_dirs=(".github/skills", ".claude/skills", ".agents/skills"),
 )

@@ -6,7 +6,9 @@ Seen in 0.61.0, against a scripted model: at start it reads the context files fr
 `.git` boundary (none below the cwd) and `~/.gemini/GEMINI.md`; its read_file, write_file, replace and
 list_directory calls, and `@path` in a prompt, append the context files above the touched path that
 this session has not loaded yet to the tool's result, between `--- Context from: PATH ---` lines, and
-the AfterTool hook sees that result (`evidence`). Project settings are read from `<cwd>/.gemini/` only,
+the AfterTool hook sees that result (`evidence`). A BeforeTool answer `{"decision": "deny", "reason": R}`
+stops a call, the model reading `Tool execution blocked: R` as its result: so jitctx holds back a write
+whose rules are not in context (DESIGN §2.11). Project settings are read from `<cwd>/.gemini/` only,
 and only in a trusted folder.
 
 The modules of this folder: `profile`, `hooks` (events, install entries, settings places), `settings`
@@ -28,7 +30,12 @@ if TYPE_CHECKING:
     from jitctx.clients.settings_file import HookEntry
     from jitctx.profiles import Profile
 
-KINDS = {"AfterTool": "tools", "BeforeAgent": "prompt", "SessionStart": "start"}
+KINDS = {
+    "AfterTool": "tools",
+    "BeforeTool": "before_tool",
+    "BeforeAgent": "prompt",
+    "SessionStart": "start",
+}
 # The file tools after which Gemini CLI loads the context files above the paths they touched
 # (read_many_files serves its `@path` expansion, which loads them too).
 FOLLOWED_TOOLS = frozenset({"read_file", "read_many_files", "write_file", "replace", "list_directory"})
@@ -64,6 +71,7 @@ class GeminiCli(Client):
     aliases = ("gemini",)
     events = frozenset(KINDS)
     profile_module = "jitctx.clients.gemini_cli.profile"
+    tools_module = "jitctx.clients.gemini_cli.tools"
     fast_lane = True
     # Seen with 0.61.0: `gemini -r` rebuilds the history without the first run's opening prompt, which
     # held the SessionStart context; the prompts after it survive later resumes.
@@ -83,6 +91,9 @@ class GeminiCli(Client):
 
             event.prompt = re.sub(r"<hook_context>.*?</hook_context>", "", event.prompt, flags=re.DOTALL)
         return event
+
+    def render_hold(self, event_name: str, reason: str) -> dict[str, Any]:
+        return {"decision": "deny", "reason": reason}
 
     def host_profile(
         self, root: str, environ: Mapping[str, str], home: str | None, follower: Follower | None = None

@@ -5,40 +5,45 @@ Hook input, as JSON on stdin (Claude Code's field names): every event carries `s
 
     SessionStart   source: startup | resume | clear
     BeforeAgent    prompt (before the model sees the user's turn)
+    BeforeTool     tool_name, tool_input (before the call runs; no call id)
     AfterTool      tool_name, tool_input, tool_response
 
 The answer is `{"hookSpecificOutput": {"hookEventName": EVENT, "additionalContext": TEXT}}`; an AfterTool
-context is appended to the tool's result, a SessionStart or BeforeAgent one to the turn.
+context is appended to the tool's result, a SessionStart or BeforeAgent one to the turn. A BeforeTool
+answer `{"decision": "deny", "reason": R}` stops the call: the model gets `{"error": "Tool execution
+blocked: R"}` as its result, and AfterTool does not fire (0.61.0; Claude Code's `permissionDecision` is
+ignored there).
+
 Hooks are registered in `.gemini/settings.json` (project) or `~/.gemini/settings.json` (user) as
 `hooks: {EVENT: [{matcher, hooks: [{type: "command", command, timeout}]}]}`; `timeout` is in
-milliseconds, and an AfterTool `matcher` is a regular expression on the tool name.
+milliseconds, and a tool event's `matcher` is a regular expression tested against the tool name
+anywhere in it (unanchored). Gemini CLI takes a hook that exits with a code other than 0 or 1 for a deny
+(of the prompt, of the call) with its stderr as the reason: every entry's command is written in the form
+that always exits 0 (`hook_command.fail_safe`).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from jitctx.clients.gemini_cli import tools
 from jitctx.clients.settings_file import HookEntry
 
 AGENT = "gemini-cli"
 TIMEOUT_MS = 10_000
-# The tools whose touched paths jitctx follows (each has a declaration in jitctx.touched.tools).
-TOOLS = (
-    "read_file",
-    "read_many_files",
-    "write_file",
-    "replace",
-    "list_directory",
-    "glob",
-    "grep_search",
-    "search_file_content",
-    "run_shell_command",
-)
+# The tools whose touched paths jitctx follows, in the AfterTool matcher: its tool table's names.
+TOOLS = tuple(tools.TOOLS)
+
+# The calls that may write, before they run: the file tools that write and the shell. Anchored, since
+# Gemini CLI's matcher is found anywhere in a name (an MCP tool `mcp_x_write_file` is not ours to hold).
+HOLD_TOOLS = (*sorted(tools.WRITES), "run_shell_command")
+HOLD_MATCHER = f"^({'|'.join(HOLD_TOOLS)})$"
 
 ENTRIES: tuple[HookEntry, ...] = (
-    HookEntry("SessionStart", None, TIMEOUT_MS),
-    HookEntry("BeforeAgent", None, TIMEOUT_MS),
-    HookEntry("AfterTool", "|".join(TOOLS), TIMEOUT_MS),
+    HookEntry("SessionStart", None, TIMEOUT_MS, fails_closed=True),
+    HookEntry("BeforeAgent", None, TIMEOUT_MS, fails_closed=True),
+    HookEntry("BeforeTool", HOLD_MATCHER, TIMEOUT_MS, fails_closed=True),
+    HookEntry("AfterTool", "|".join(TOOLS), TIMEOUT_MS, fails_closed=True),
 )
 
 SCOPES = ("project", "user")

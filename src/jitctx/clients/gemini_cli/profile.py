@@ -15,7 +15,10 @@ PROFILE = Profile(
     dir_files=DEFAULT_CONTEXT_FILES,
     user_files=(".gemini/GEMINI.md",),
     native_files=DEFAULT_CONTEXT_FILES,
+    # 0.61.0 (bundle/chunk-5FZXKDXH.js: Storage.getProjectSkillsDir, getProjectAgentSkillsDir). On a YAML
+    # error its skillLoader falls back to reading the `name:` and `description:` lines as text.
     skill_dirs=(".gemini/skills", ".agents/skills"),
+    skill_frontmatter="recover",
 )
 
 

@@ -9,8 +9,11 @@ tool appends to its output, per directory from the file's up to the cwd (not the
 those three names, as `<system-reminder>Instructions from: /abs/path ...`, and lists them in the result's
 `metadata.loaded`; a file loaded by an earlier read of the session is not attached again. write, edit,
 bash, glob and grep attach nothing. The plugin's `tool.execute.after` receives `{tool, sessionID, callID,
-args}` and the result, whose `output` it may extend; `experimental.chat.system.transform` runs before
-every model request (titles included) with `{sessionID, model}` and the system prompt's parts. Plugins
+args}` and the result, whose `output` it may extend; its `tool.execute.before` receives `{tool,
+sessionID, callID}` and `{args}` before the call runs, and an error it throws stops the call, its
+message the model's result (so jitctx holds back a write whose rules are not in context, DESIGN §2.11);
+`experimental.chat.system.transform` runs before every model request (titles included) with
+`{sessionID, model}` and the system prompt's parts. Plugins
 run only from a project's `.opencode/` (found from the cwd up to the worktree) or the user's config
 folder; `--pure` and OPENCODE_PURE run none. There is no trust step.
 
@@ -34,7 +37,7 @@ if TYPE_CHECKING:
     from jitctx.clients.settings_file import HookEntry
     from jitctx.profiles import Profile
 
-KINDS = {"tool.execute.after": "tools", "session.start": "start"}
+KINDS = {"tool.execute.before": "before_tool", "tool.execute.after": "tools", "session.start": "start"}
 READ_TOOL = "read"  # the one tool after which OpenCode attaches nested instruction files
 
 INSTALL_NOTE = """\
@@ -84,6 +87,7 @@ class OpenCode(Client):
     package = "opencode-ai"
     events = frozenset(KINDS)
     profile_module = "jitctx.clients.opencode.profile"
+    tools_module = "jitctx.clients.opencode.tools"
     fast_lane = True
     # The start answer lives in the system prompt, which every `opencode run` rebuilds from nothing: each
     # resume (`--continue`, `--session`) needs it again, while the tool outputs stay in the history.
@@ -98,14 +102,8 @@ class OpenCode(Client):
 
         return parse_claude_shaped(self, payload, KINDS)
 
-    def map_tool(self, tool_name: str, tool_input: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]]:
-        """OpenCode's names are the registry's generic ones; its patch text arrives as `patchText`, and a
-        `list` tool (older releases) lists one directory."""
-        if tool_name == "apply_patch" and isinstance(tool_input.get("patchText"), str):
-            return "apply_patch", {"input": tool_input["patchText"]}
-        if tool_name == "list":
-            return "ls", tool_input
-        return tool_name, tool_input
+    def render_hold(self, event_name: str, reason: str) -> dict[str, Any]:
+        return {"decision": "deny", "reason": reason}  # the plugin throws Error(reason)
 
     def host_profile(
         self, root: str, environ: Mapping[str, str], home: str | None, follower: Follower | None = None

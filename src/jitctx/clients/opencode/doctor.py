@@ -25,6 +25,7 @@ def _set(environ: Mapping[str, str], name: str) -> bool:
 
 def plugin_check(client: Client, scope: str, path: Path) -> tuple[Check, str | None]:
     """The plugin file of one scope, and the command it runs when it is jitctx's and current."""
+    from jitctx.clients.opencode.hooks import TOOL_BEFORE
     from jitctx.clients.opencode.plugin import command_of, is_ours, read_text, render
     from jitctx.clients.settings_file import SettingsError
 
@@ -49,6 +50,8 @@ def plugin_check(client: Client, scope: str, path: Path) -> tuple[Check, str | N
         return Check(client.name, name, PROBLEM, str(exc), "reinstall jitctx"), command
     if text != current:
         detail = f"{path} is from another jitctx release: reinstall to get this one's"
+        if f'"{TOOL_BEFORE}"' not in text:
+            detail += " (that one does not hold back a write whose rules the model has not seen)"
         return Check(client.name, name, WARN, detail, fix), command
     return Check(client.name, name, OK, f"{path} runs {command}"), command
 

@@ -1,20 +1,25 @@
 // jitctx-plugin for OpenCode, written by `jitctx install opencode`; `jitctx uninstall opencode` removes it.
 //
-// OpenCode has no command hooks: this plugin hands each finished tool call, and each session's first
-// model request, to `jitctx hook opencode` (one JSON object on its stdin) and adds what jitctx answers:
-// after a tool call to the tool's output, at session start to the system prompt (kept for every later
-// request of the session, since OpenCode rebuilds the system prompt each time). It must never break
-// OpenCode: a hook that fails, answers nonsense or takes longer than TIMEOUT_MS leaves everything as it
-// was. No dependencies: node's child_process, which Bun (OpenCode's runtime) provides.
+// OpenCode has no command hooks: this plugin hands each finished tool call, each session's first model
+// request, and each call that may write before it runs, to `jitctx hook opencode` (one JSON object on
+// its stdin) and does what jitctx answers: after a tool call it adds the answer to the tool's output, at
+// session start to the system prompt (kept for every later request of the session, since OpenCode
+// rebuilds the system prompt each time); before a write whose rules the model has not seen, a deny stops
+// the call with the rules as its result (the model writes again, and that call runs). It must never
+// break OpenCode: a hook that fails, answers nonsense or takes longer than TIMEOUT_MS leaves everything
+// as it was, and lets every call run. No dependencies: node's child_process, which Bun (OpenCode's
+// runtime) provides.
 import { spawn } from "node:child_process";
 
 const COMMAND = __JITCTX_COMMAND__;
+// The tools that may write, asked about before they run (the other calls are not held back).
+const HOLD_TOOLS = __JITCTX_HOLD_TOOLS__;
 const TIMEOUT_MS = 10000;
 // Once the hook has exited, all it wrote is in the pipe: reading it takes milliseconds, this at most.
 const AFTER_EXIT_MS = 1000;
 const MAX_ANSWER = 4 * 1024 * 1024;
 
-// The answer's additionalContext, or "" when there is none or anything went wrong.
+// The hook's answer (a parsed JSON document), or null when there is none or anything went wrong.
 //
 // The answer is what the hook wrote before it exited. A process the hook started may have inherited its
 // stdout and hold the pipe open long after (a daemon it launched): the end of the pipe ("close") would
@@ -46,37 +51,36 @@ function ask(payload, cwd) {
       if (!exited) return;
       const text = Buffer.concat(chunks).toString("utf8");
       if (!text.trim()) {
-        if (final) finish("");
+        if (final) finish(null);
         return;
       }
       let answer;
       try {
         answer = JSON.parse(text);
       } catch {
-        if (final) finish(""); // a partial document parses as none: only the whole one is taken
+        if (final) finish(null); // a partial document parses as none: only the whole one is taken
         return;
       }
-      const context = answer?.hookSpecificOutput?.additionalContext;
-      finish(typeof context === "string" ? context : "");
+      finish(answer);
     };
     const timer = setTimeout(() => {
       try {
         child?.kill("SIGKILL");
       } catch {}
-      finish("");
+      finish(null);
     }, TIMEOUT_MS);
     let input;
     try {
       input = JSON.stringify(payload); // before the child exists: a payload that cannot be sent starts none
       child = spawn(COMMAND[0], COMMAND.slice(1), { cwd, stdio: ["pipe", "pipe", "ignore"] });
-      child.on("error", () => finish(""));
+      child.on("error", () => finish(null));
       child.stdout.on("data", (chunk) => {
         size += chunk.length;
         if (size > MAX_ANSWER) {
           try {
             child.kill("SIGKILL");
           } catch {}
-          finish("");
+          finish(null);
           return;
         }
         chunks.push(chunk);
@@ -88,7 +92,7 @@ function ask(payload, cwd) {
         settle(true);
       });
       child.on("exit", (code) => {
-        if (code !== 0) return finish(""); // failed, or killed by a signal (code null)
+        if (code !== 0) return finish(null); // failed, or killed by a signal (code null)
         exited = true;
         grace = setTimeout(() => settle(true), AFTER_EXIT_MS);
         settle(ended);
@@ -97,17 +101,29 @@ function ask(payload, cwd) {
       child.stdin.on("error", () => {});
       child.stdin.end(input);
     } catch {
-      finish("");
+      finish(null);
     }
   });
 }
+
+// The additionalContext of an answer, "" when it has none.
+const contextOf = (answer) => {
+  const context = answer?.hookSpecificOutput?.additionalContext;
+  return typeof context === "string" ? context : "";
+};
+
+// The reason of an answer that denies the call (`{"decision": "deny", "reason": R}`), "" otherwise.
+const denialOf = (answer) =>
+  answer?.decision === "deny" && typeof answer.reason === "string" ? answer.reason : "";
 
 export const JitctxPlugin = async ({ directory }) => {
   const startContext = new Map(); // session id -> Promise of what jitctx sent at its start
   const created = new Set(); // sessions this process created (others are resumed ones)
 
-  const start = (sessionID, source) =>
-    ask({ hook_event_name: "session.start", session_id: sessionID, cwd: directory, source }, directory);
+  const start = (sessionID, source) => {
+    const payload = { hook_event_name: "session.start", session_id: sessionID, cwd: directory, source };
+    return ask(payload, directory).then(contextOf);
+  };
 
   return {
     event: async ({ event }) => {
@@ -134,6 +150,25 @@ export const JitctxPlugin = async ({ directory }) => {
         if (text) output.system.push(text);
       } catch {}
     },
+    "tool.execute.before": async (input, output) => {
+      let denied = "";
+      try {
+        if (!HOLD_TOOLS.includes(input?.tool) || typeof input?.sessionID !== "string") return;
+        const args = output?.args && typeof output.args === "object" ? output.args : {};
+        const payload = {
+          hook_event_name: "tool.execute.before",
+          session_id: input.sessionID,
+          cwd: directory, // as after the call: relative paths are OpenCode's directory's
+          tool_name: input.tool,
+          tool_input: args,
+          tool_use_id: input.callID,
+        };
+        denied = denialOf(await ask(payload, directory));
+      } catch {}
+      // Thrown only for jitctx's deny, outside the catch: OpenCode gives the model the message as the
+      // call's result, and the call does not run.
+      if (denied) throw new Error(denied);
+    },
     "tool.execute.after": async (input, output) => {
       try {
         if (typeof output?.output !== "string" || typeof input?.sessionID !== "string") return;
@@ -149,7 +184,7 @@ export const JitctxPlugin = async ({ directory }) => {
           tool_use_id: input.callID,
           tool_response: Array.isArray(loaded) ? { loaded } : {},
         };
-        const text = await ask(payload, directory);
+        const text = contextOf(await ask(payload, directory));
         if (text) output.output += `\n\n<system-reminder>\n${text}\n</system-reminder>`;
       } catch {}
     },

@@ -18,6 +18,7 @@ from jitctx.clients.settings_file import Change, SettingsError
 
 MARKER = "// jitctx-plugin"
 PLACEHOLDER = "__JITCTX_COMMAND__"
+HOLD_PLACEHOLDER = "__JITCTX_HOLD_TOOLS__"
 _COMMAND_LINE = "const COMMAND = "
 
 
@@ -34,11 +35,15 @@ def template() -> str:
 
 
 def render(command: str) -> str:
-    """The plugin running `command` (split as a shell would, since it is started without one)."""
+    """The plugin running `command` (split as a shell would, since it is started without one), asking
+    about the calls of `hooks.HOLD_TOOLS` before they run."""
+    from jitctx.clients.opencode.hooks import HOLD_TOOLS
+
     argv = shlex.split(command)
     if not argv:
         raise SettingsError("the hook command is empty")
-    return template().replace(PLACEHOLDER, json.dumps(argv), 1)
+    text = template().replace(PLACEHOLDER, json.dumps(argv), 1)
+    return text.replace(HOLD_PLACEHOLDER, json.dumps(list(HOLD_TOOLS)), 1)
 
 
 def is_ours(text: str) -> bool:

@@ -25,5 +25,10 @@ PROFILE = Profile(
     user_files=(USER_AGENTS, USER_CLAUDE),
     imports=False,
     native_files=DIR_FILES,
-    skill_dirs=(".opencode/skills", ".claude/skills", ".agents/skills"),
+    # 1.18.33 (bin opencode, the Skill service: `.claude` and `.agents` from the cwd up to the worktree,
+    # `skills/**/SKILL.md`; its config folders `.opencode`, `{skill,skills}/**/SKILL.md`). On a YAML
+    # error its ConfigMarkdown.parse turns each `key: value` holding a `:` into a block scalar and
+    # parses again.
+    skill_dirs=(".opencode/skills", ".opencode/skill", ".claude/skills", ".agents/skills"),
+    skill_frontmatter="recover",
 )

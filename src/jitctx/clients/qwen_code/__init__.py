@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from jitctx.profiles import Profile
 
 KINDS = {
+    "PreToolUse": "before_tool",
     "PostToolUse": "tools",
     "UserPromptSubmit": "prompt",
     "SessionStart": "start",
@@ -52,6 +53,21 @@ jitctx: Qwen Code reads a project's hooks from the .qwen/settings.json of the fo
         recorded in ~/.qwen/trustedFolders.json."""
 
 
+# 0.24.4 (chunks/chunk-DPEB6S2R.js, FS_PATH_TOOL_NAMES and `matchAndConsume`): after a call of one of
+# these tools, the conditional `.qwen/rules` its paths match join the tool's result, each rule once. A
+# shell call brings none (its paths are not read).
+RULE_TOOLS = frozenset(
+    {"read_file", "edit", "write_file", "grep_search", "glob", "list_directory", "lsp", "notebook_edit"}
+)
+
+
+class QwenFollower(Follower):
+    def follows(self, tool_name: str, tool_input: Mapping[str, Any]) -> bool:
+        """Its file tools load the scoped `.qwen/rules` their paths match (and nothing nested: the
+        profile's `native_jit` is off)."""
+        return tool_name in RULE_TOOLS
+
+
 class QwenCode(Client):
     name = "qwen-code"
     title = "Qwen Code"
@@ -60,6 +76,7 @@ class QwenCode(Client):
     aliases = ("qwen",)
     events = frozenset(KINDS)
     profile_module = "jitctx.clients.qwen_code.profile"
+    tools_module = "jitctx.clients.qwen_code.tools"
     fast_lane = True
     settings_where_started = True  # 0.24.4 reads `<cwd>/.qwen/settings.json`, no parent's
     # Seen with 0.24.4: the SessionStart answer lives in the system prompt, rebuilt on each run, so a
@@ -81,12 +98,15 @@ class QwenCode(Client):
         # cwd, which it never loads, reaches the model too (and a QWEN.md it was told not to read).
         from dataclasses import replace
 
-        from jitctx.clients.qwen_code.profile import DEFAULT_CONTEXT_FILES
+        from jitctx.clients.qwen_code.profile import DEFAULT_CONTEXT_FILES, QWEN_RULES
         from jitctx.clients.qwen_code.settings import context_file_names
 
         names = (*DEFAULT_CONTEXT_FILES, *context_file_names(root, home, environ))
         extra = tuple(dict.fromkeys(n for n in names if n not in every_format.dir_files))
-        return replace(every_format, dir_files=(*every_format.dir_files, *extra)) if extra else every_format
+        # Its `.qwen/rules` too: a scoped one is jitctx's to send before a write (a hold) and after a call
+        # Qwen Code does not follow (a shell read), which brings it nowhere else.
+        rules = (*every_format.rules_dirs, QWEN_RULES)
+        return replace(every_format, dir_files=(*every_format.dir_files, *extra), rules_dirs=rules)
 
     def host_profile(
         self, root: str, environ: Mapping[str, str], home: str | None, follower: Follower | None = None
@@ -97,6 +117,9 @@ class QwenCode(Client):
         names = context_file_names(root, home, environ)
         profile = PROFILE if names == PROFILE.dir_files else with_context_files(names)
         return profile if folder_trust(root, home, environ) == "trusted" else untrusted(profile)
+
+    def follower(self, transcript: object, cwd: str, origin_pid: int | None = None) -> Follower:
+        return QwenFollower()
 
     def settings_path(self, scope: str, root: str, home: str, environ: Mapping[str, str]) -> Path:
         from jitctx.clients.qwen_code.hooks import settings_path

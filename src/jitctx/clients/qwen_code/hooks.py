@@ -6,13 +6,17 @@ fired inside a sub-agent:
 
     SessionStart        source: startup | resume | clear | compact; model
     UserPromptSubmit    prompt (also, empty, before each further model turn of a headless run)
+    PreToolUse          tool_name, tool_input, tool_use_id, tool_call_id (before the call runs)
     PostToolUse         tool_name, tool_input, tool_response {llmContent, returnDisplay}, tool_use_id,
                         tool_call_id (the model's call id)
     InstructionsLoaded  file_path, memory_type (project | local | user | extension), load_reason
 
 The answer is `{"hookSpecificOutput": {"hookEventName": EVENT, "additionalContext": TEXT}}`: a PostToolUse
 context is appended to the tool's result, a SessionStart one to the system prompt (in a
-`<qwen:session-start-context>` frame), a UserPromptSubmit one to the user's turn.
+`<qwen:session-start-context>` frame), a UserPromptSubmit one to the user's turn. To PreToolUse,
+`{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+"permissionDecisionReason": TEXT}}` holds a write back: 0.24.4 gives the model TEXT, verbatim, as the
+call's result, and runs no PostToolUse for it.
 Hooks are registered in `.qwen/settings.json` of the folder Qwen Code starts in (project) or in the user
 settings (`~/.qwen/settings.json`, `$QWEN_HOME/settings.json`) as
 `hooks: {EVENT: [{matcher, hooks: [{type: "command", command, timeout}]}]}`; `timeout` is in seconds
@@ -25,26 +29,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from jitctx.clients.qwen_code import tools
 from jitctx.clients.settings_file import HookEntry
 
 AGENT = "qwen-code"
 TIMEOUT_S = 10
-# The tools whose touched paths jitctx follows (each has a declaration in jitctx.touched.tools).
-TOOLS = (
-    "read_file",
-    "write_file",
-    "edit",
-    "notebook_edit",
-    "list_directory",
-    "glob",
-    "grep_search",
-    "lsp",
-    "run_shell_command",
-)
+# The tools whose touched paths jitctx follows, in the PostToolUse matcher: its tool table's names.
+TOOLS = tuple(tools.TOOLS)
+# The calls that may write a file: its write tools and its shell (held back when their rules are not in
+# context yet, DESIGN §2.11), in the tool table's order.
+WRITE_MATCHER = "|".join((*(name for name in TOOLS if name in tools.WRITES), "run_shell_command"))
 
 ENTRIES: tuple[HookEntry, ...] = (
     HookEntry("SessionStart", None, TIMEOUT_S),
     HookEntry("UserPromptSubmit", None, TIMEOUT_S),
+    HookEntry("PreToolUse", WRITE_MATCHER, TIMEOUT_S),
     HookEntry("PostToolUse", "|".join(TOOLS), TIMEOUT_S),
     HookEntry("InstructionsLoaded", None, TIMEOUT_S),
 )

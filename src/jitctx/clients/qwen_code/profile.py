@@ -9,7 +9,10 @@ from __future__ import annotations
 from jitctx.profiles import Profile, RulesDir
 
 DEFAULT_CONTEXT_FILES = ("QWEN.md", "AGENTS.md")
-QWEN_RULES = RulesDir(".qwen/rules", ".md")
+# Qwen Code 0.24.4 matches `paths:` with picomatch ({dot: true}) relative to the git root: `*` stays in
+# one segment (`*.prisma` is the root's only), `**` spans segments, braces expand, case counts. That is
+# jitctx's own dialect.
+QWEN_RULES = RulesDir(".qwen/rules", ".md", dialect="bun")
 
 PROFILE = Profile(
     name="qwen-code",
@@ -20,11 +23,15 @@ PROFILE = Profile(
     user_files=tuple(f".qwen/{name}" for name in DEFAULT_CONTEXT_FILES),
     user_rules_dirs=(QWEN_RULES,),
     scope_keys=("paths",),
-    # Its only load while it works is a scoped `.qwen/rules` file, which jitctx leaves to it: every
-    # context file below the cwd is jitctx's to send.
+    # Its only load while it works is a scoped `.qwen/rules` file, after a call of one of its file tools
+    # (`QwenFollower`): every context file below the cwd is jitctx's to send.
     native_jit=False,
+    rules_after_tool=True,
     native_files=DEFAULT_CONTEXT_FILES,
+    # 0.24.4 (chunks/chunk-EL2S73QY.js: SKILL_PROVIDER_CONFIG_DIRS = [".qwen", ".agents"], at the project
+    # root). On a YAML error its yaml-parser falls back to a line parser (chunks/chunk-DXXCNZW4.js).
     skill_dirs=(".qwen/skills", ".agents/skills"),
+    skill_frontmatter="recover",
 )
 
 

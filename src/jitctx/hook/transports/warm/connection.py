@@ -11,10 +11,10 @@ import os
 import socket
 import time
 
-from jitctx.cli.cmd_hook import agents
-from jitctx.cli.warm.place import OK, PROTOCOL
+from jitctx.clients.all_clients import choices as agents
 from jitctx.errors import JitctxError
 from jitctx.hook import MAX_INPUT
+from jitctx.hook.transports.warm.place import OK, PROTOCOL
 
 READ_TIMEOUT_S = 5.0  # a hook sends its whole event at once; a connection that does not is dropped
 ACK_TIMEOUT_S = 4.0  # as long as a hook waits for its answer (client.ANSWER_TIMEOUT_S)

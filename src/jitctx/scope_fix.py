@@ -1,5 +1,7 @@
-"""The scope line a lint fix suggests: every glob of the file, in the form its format reads (pure).
+"""The scope line a fix suggests: every glob of the file, in the form its format reads (pure).
 
+The one source of such lines: `lint`'s fixes, and the warning every command that reads the file prints
+(`startup`, `explain`, `touch`, `replay`) for a scope written with an unquoted glob, say the same words.
 A fix that shows one example glob, or a form the format splits differently, loses globs when copied. So
 the globs come from the file itself (from its frontmatter lines when YAML cannot read them), and the line
 is written the way each format's agent reads it:
@@ -27,6 +29,20 @@ def style_for(key: str, cursor_rule: bool = False) -> str:
     if cursor_rule:
         return CURSOR
     return COPILOT if key == "applyTo" else YAML
+
+
+def in_cursor_format(display: str, from_rules_dir: bool) -> bool:
+    """An `.mdc` file of a rules folder: Cursor's format, whose `globs` is comma-separated text."""
+    return from_rules_dir and display.endswith(".mdc")
+
+
+def unquoted_fix(key: str, patterns: Sequence[str], cursor_rule: bool = False) -> str | None:
+    """The advice for a scope written with an unquoted glob (invalid YAML, read line by line), keeping
+    every one of `patterns`; None for a Cursor rule, where unquoted comma-separated text is the format's
+    own: Cursor does not parse `globs` as YAML, so quotes or brackets would become part of its globs."""
+    if cursor_rule:
+        return None
+    return f"quote it: {scope_line(key, patterns, style_for(key))}"
 
 
 def scope_line(key: str, patterns: Sequence[str], style: str = YAML) -> str:

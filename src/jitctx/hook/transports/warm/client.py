@@ -20,7 +20,7 @@ import os
 import sys
 import time
 
-from jitctx.cli.warm.place import (
+from jitctx.hook.transports.warm.place import (
     ACK,
     OK,
     TAKEN,
@@ -32,6 +32,10 @@ from jitctx.cli.warm.place import (
     socket_address,
     warm_dir,
 )
+
+TYPE_CHECKING = False  # not on the warm hook's import budget
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 # Past this without the daemon taking the event (it serves one at a time), the hook answers itself.
 # `install` gives each hook 10 s: waiting all of that would leave its own answer no time.
@@ -48,9 +52,10 @@ class _NoDaemon(Exception):
     """Nothing (of ours) listens where the daemon would: start one."""
 
 
-def ask(agent: str, raw: bytes, state_dir: str, use_git: bool) -> bool:
-    """True when the daemon's answer went to stdout (or stdout could not take it: then nothing more may be
-    written there either); False: answer in this process."""
+def ask(agent: str, raw: bytes, state_dir: str, use_git: bool, write: Callable[[bytes], None]) -> bool:
+    """True when the daemon's answer went out through `write` (the process transport's stdout writer; or
+    stdout could not take it: then nothing more may be written there either); False: answer in this
+    process."""
     started = time.monotonic()  # the waits below count from here, connecting included
     ident = identity(state_dir, use_git)
     key = key_of(ident)
@@ -62,7 +67,7 @@ def ask(agent: str, raw: bytes, state_dir: str, use_git: bool) -> bool:
     except OSError:
         return False
     try:
-        return _exchange(connection, request_head(agent, ident, len(raw)), raw, started)
+        return _exchange(connection, request_head(agent, ident, len(raw)), raw, started, write)
     except (OSError, ValueError):
         return False
     finally:
@@ -99,7 +104,9 @@ def _connect(directory: str, key: str) -> _socket.socket:
         os.close(dir_fd)
 
 
-def _exchange(connection: _socket.socket, head: bytes, raw: bytes, started: float) -> bool:
+def _exchange(
+    connection: _socket.socket, head: bytes, raw: bytes, started: float, write: Callable[[bytes], None]
+) -> bool:
     deadline = started + ANSWER_TIMEOUT_S
     connection.sendall(head)
     connection.sendall(raw)
@@ -125,7 +132,7 @@ def _exchange(connection: _socket.socket, head: bytes, raw: bytes, started: floa
     if len(words) != 2 or words[0] != OK or not words[1].isdigit() or int(words[1]) > len(rest):
         return False  # a refusal (another environment, stale code) or a broken reply
     length = int(words[1])
-    if not _write_stdout(rest[:length]):
+    if not _write_stdout(rest[:length], write):
         return True  # no confirmation: the daemon keeps the files it answered with for the next event
     if len(rest) > length:
         try:
@@ -139,13 +146,10 @@ def _exchange(connection: _socket.socket, head: bytes, raw: bytes, started: floa
     return True
 
 
-def _write_stdout(data: bytes) -> bool:
-    """Write and flush the answer as the hook does (cli.cmd_hook, loaded already); False when stdout is
-    closed or gone."""
-    from jitctx.cli.cmd_hook import write_answer
-
+def _write_stdout(data: bytes, write: Callable[[bytes], None]) -> bool:
+    """Write and flush the answer as the hook does; False when stdout is closed or gone."""
     try:
-        write_answer(data)
+        write(data)
     except (OSError, ValueError):
         return False
     return True

@@ -25,9 +25,10 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jitctx.cli.cmd_hook import answer_bytes
-from jitctx.cli.state import user_home
-from jitctx.cli.warm.connection import (
+from jitctx.hook.log import log_problem
+from jitctx.hook.pipeline import respond
+from jitctx.hook.transports.process import answer_bytes
+from jitctx.hook.transports.warm.connection import (
     ACK_TIMEOUT_S,
     RefusedRequest,
     peer_pid,
@@ -36,7 +37,7 @@ from jitctx.cli.warm.connection import (
     same_user,
     still_waiting,
 )
-from jitctx.cli.warm.place import (
+from jitctx.hook.transports.warm.place import (
     ACK,
     BAD,
     OK,
@@ -49,9 +50,6 @@ from jitctx.cli.warm.place import (
     socket_address,
     warm_dir,
 )
-from jitctx.errors import JitctxError
-from jitctx.hook.log import log_problem
-from jitctx.hook.pipeline import respond
 from jitctx.safe_open import make_private_dir
 
 if TYPE_CHECKING:
@@ -118,17 +116,12 @@ class CodeVersions:
         return False
 
 
-def serve_warm(agent: str, state_dir: str | None, use_git: bool) -> int:
-    """Run the daemon for this environment until it has nothing more to do; always 0 (another daemon
-    holding the lock is not a problem: it serves)."""
-    from jitctx.cli.state import state_dir_path
-
-    try:
-        state = os.path.abspath(state_dir) if state_dir is not None else state_dir_path()
-    except JitctxError:
-        return 0
+def serve_warm(agent: str, state_dir: str, home: str | None, use_git: bool) -> int:
+    """Run the daemon for this environment (its state dir, its user's home) until it has nothing more to
+    do; always 0 (another daemon holding the lock is not a problem: it serves)."""
+    state = os.path.abspath(state_dir)
     os.chdir("/")  # a daemon keeps no directory of the agent's busy
-    daemon = Daemon(agent, state, use_git)
+    daemon = Daemon(agent, state, home, use_git)
     try:
         if daemon.start():
             daemon.run()
@@ -142,9 +135,10 @@ def serve_warm(agent: str, state_dir: str | None, use_git: bool) -> int:
 class Daemon:
     """One identity's daemon: its lock, its socket, and the loop that serves it."""
 
-    def __init__(self, agent: str, state_dir: str, use_git: bool) -> None:
+    def __init__(self, agent: str, state_dir: str, home: str | None, use_git: bool) -> None:
         self.agent = agent
         self.state_dir = state_dir
+        self.home = home
         self.use_git = use_git
         self.identity = identity(state_dir, use_git)
         key = key_of(self.identity)
@@ -276,7 +270,7 @@ class Daemon:
             agent,
             raw,
             state_dir=self.state_dir,
-            home=user_home(),
+            home=self.home,
             use_git=self.use_git,
             report=lambda line: reports.append(line + "\n"),
             deliver=deliver,

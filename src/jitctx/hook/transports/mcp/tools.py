@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from jitctx.discovery.session import Session
 from jitctx.discovery.store import SessionStore
 from jitctx.errors import JitctxError, UsageError
-from jitctx.hook.mcp_text import check_text, context_text, stats_text, text_problem
+from jitctx.hook.transports.mcp.text import check_text, context_text, stats_text, text_problem
 from jitctx.paths import is_inside
 from jitctx.reports.loads import load_json
 

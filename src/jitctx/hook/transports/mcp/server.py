@@ -26,8 +26,8 @@ from types import ModuleType
 from typing import Any
 
 from jitctx.errors import UsageError
-from jitctx.hook.mcp_tools import TOOLS, Deliver, McpTools, ToolAnswer
-from jitctx.hook.mcp_wire import Deliveries, clean_stdin, reported_stdout
+from jitctx.hook.transports.mcp.tools import TOOLS, Deliver, McpTools, ToolAnswer
+from jitctx.hook.transports.mcp.wire import Deliveries, clean_stdin, reported_stdout
 
 # `jitctx mcp` takes the tools from here, with the server that serves them.
 __all__ = ["INSTRUCTIONS", "TOOLS", "McpTools", "ToolAnswer", "build_server", "load_sdk", "serve"]
