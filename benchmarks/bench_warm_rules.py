@@ -47,6 +47,7 @@ from typing import Any
 from jitctx.discovery.rule_table import ScopedRule
 from jitctx.discovery.session import Session
 from jitctx.project import Project
+from jitctx.telemetry.results import percentile
 
 MODULES = 10
 FILES = 3
@@ -214,11 +215,6 @@ class Case:
         return named, matched, extra
 
 
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -240,7 +236,7 @@ def main() -> int:
                 parts[case.count].extend(case.rules_part(args.samples // args.runs))
         us = 1e6
         first = cases[0]
-        first_p50, first_p95 = statistics.median(first.times), percentile(first.times, 0.95)
+        first_p50, first_p95 = statistics.median(first.times), percentile(sorted(first.times), 0.95)
         first_part = statistics.median(parts[first.count])
         print(
             f"{'rules':>6}  {'P50':>8}  {'P95':>8}  {'P50/first':>9}  {'P95/first':>9}"
@@ -249,7 +245,7 @@ def main() -> int:
         )
         extras: list[tuple[int, Counter[str], int]] = []
         for case in cases:
-            p50, p95 = statistics.median(case.times), percentile(case.times, 0.95)
+            p50, p95 = statistics.median(case.times), percentile(sorted(case.times), 0.95)
             part = statistics.median(parts[case.count])
             named, matched, extra = case.named()
             extras.append((case.count, extra, len(case.touched)))

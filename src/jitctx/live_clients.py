@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 
         def tools(self) -> Mapping[str, Declaration]: ...
 
+        def writes(self) -> frozenset[str]: ...
+
 
 _source: Callable[[], Sequence[LiveClient]] | None = None
 

@@ -34,7 +34,6 @@ from jitctx.errors import JitctxError
 from jitctx.linear_regex import LinearPattern, UnsafeRegex, linear_pattern
 
 DIALECTS = ("bun", "gitignore", "copilot")
-OWN_DIALECT = "bun"  # jitctx's own `paths:`, in a file of no rules folder
 # Dialects whose agent ignores case: a literal prefix of their globs is compared case-folded.
 FOLDS_CASE = frozenset({"gitignore"})
 MATCH_NOTHING = r"(?!)"

@@ -136,3 +136,12 @@ def test_startup_for_codex_says_who_brings_each_file(web: Path, capsys: pytest.C
     files = {f["path"]: f["route"] for f in document["files"]}
     assert files["AGENTS.md"] == "client"
     assert {f["path"] for f in document["loaded"]} >= {"AGENTS.md"}
+
+
+def test_budget_weighs_the_start_the_hook_decides(web: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """budget says what startup says: the same files, the same routes, and their bytes."""
+    budget = run(capsys, "budget", "--root", str(web), "--agent", "codex", "--no-git", "--json")["routes"]
+    startup = run(capsys, "startup", "--root", str(web), "--agent", "codex", "--no-git", "--json")["files"]
+    assert budget["files"] == startup
+    assert budget["client_bytes"] == sum(f["bytes"] for f in startup if f["route"] == "client") > 0
+    assert budget["jitctx_bytes"] == sum(f["bytes"] for f in startup if f["route"] == "jitctx") > 0

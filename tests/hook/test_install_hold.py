@@ -19,7 +19,7 @@ from jitctx.clients.hook_command import unguard
 PRE_TOOL = {
     "claude-code": (".claude/settings.json", "Edit|MultiEdit|NotebookEdit|Write|Bash"),
     "codex": (".codex/hooks.json", "Bash|apply_patch"),  # Codex 0.171.0 reports exec_command as Bash
-    "qwen-code": (".qwen/settings.json", "write_file|edit|notebook_edit|run_shell_command"),
+    "qwen-code": (".qwen/settings.json", "edit|notebook_edit|write_file|run_shell_command"),
 }
 
 

@@ -129,25 +129,3 @@ def test_cli_text(example_copy: Path, transcript: Path, capsys: pytest.CaptureFi
     assert lines[at + 1] == (
         "  turn 8 (main): src/api/client.ts (Bash), late: src/api/AGENTS.md, .claude/rules/api-handlers.md"
     )
-
-
-def test_cli_record_carries_the_writes_into_stats(
-    example_copy: Path, transcript: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    state = tmp_path / "state"
-    argv = ["replay", "--record", "--state-dir", str(state), "--root", str(example_copy), str(transcript)]
-    assert main(argv) == 0
-    capsys.readouterr()
-    assert main(["stats", "--json", "--state-dir", str(state), "--session", f"replay:{SESSION_ID}"]) == 0
-    writes = json.loads(capsys.readouterr().out)["writes"]
-    assert (writes["total"], writes["before_rules"], writes["before_rules_sessions"], writes["held"]) == (
-        5,
-        1,
-        1,
-        0,
-    )
-    (row,) = writes["before_rules_files"]
-    assert (row["path"], row["late"]) == (
-        "src/api/client.ts",
-        ["src/api/AGENTS.md", ".claude/rules/api-handlers.md"],
-    )

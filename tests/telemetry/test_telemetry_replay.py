@@ -375,6 +375,19 @@ def test_cli_record_feeds_stats(
     assert main(["stats", "--json", "--state-dir", str(state), "--session", f"replay:{SESSION_ID}"]) == 0
     stats = json.loads(capsys.readouterr().out)
     assert (stats["sessions"], stats["discoveries"], stats["hits"]) == (1, 12, 6)
+    # The replayed writes go into the records too: one of the five came before its rules.
+    writes = stats["writes"]
+    assert (writes["total"], writes["before_rules"], writes["before_rules_sessions"], writes["held"]) == (
+        5,
+        1,
+        1,
+        0,
+    )
+    (row,) = writes["before_rules_files"]
+    assert (row["path"], row["late"]) == (
+        "src/api/client.ts",
+        ["src/api/AGENTS.md", ".claude/rules/api-handlers.md"],
+    )
     startup = size(example_copy, [path for path, _ in STARTUP])
     jit_loads = [load for row in TURNS for load in row[6]]
     assert stats["loads"] == len(STARTUP) + len(jit_loads)

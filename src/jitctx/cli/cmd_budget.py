@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from jitctx.cli.common import add_common, count, open_project, print_json, table
+from jitctx.cli.routes import BY, hooked_client, moments
 from jitctx.govern.budget import BudgetReport, StartUsage, measure
 from jitctx.govern.skills import LISTING_MAX
 from jitctx.profiles import SizeLimit
@@ -71,11 +72,33 @@ def run(args: argparse.Namespace) -> int:
         report = measure(project, cwd=cwd, paths=repo.paths)
     else:
         report = measure(project, directories=repo.directories, paths=repo.paths)
+    routes = _start_routes(args, cwd)
     if args.json:
-        print_json(to_json(report, project.profile.name))
+        print_json({**to_json(report, project.profile.name), **({"routes": routes} if routes else {})})
     else:
         print(to_text(report, project.profile.name))
+        if routes:
+            files = count(len(routes["files"]), "file")
+            print(
+                f"with jitctx's hook, at start: {routes['client_bytes']:,} bytes the client loads itself, "
+                f"{routes['jitctx_bytes']:,} bytes jitctx's hook sends ({files})"
+            )
     return 1 if report.over else 0
+
+
+def _start_routes(args: argparse.Namespace, cwd: str) -> dict[str, Any] | None:
+    """For a live client: who brings the start's files with jitctx's hook, and their bytes, as the hook
+    decides it (the start of a session played through it, `cli.routes`)."""
+    client = hooked_client(args)
+    if client is None:
+        return None
+    start = moments(client, cwd, (), use_git=not args.no_git)[0]
+    weigh = {route: sum(v.load.file.body_bytes for v in start.verdicts if v.route == route) for route in BY}
+    return {
+        "client_bytes": weigh["client"],
+        "jitctx_bytes": weigh["jitctx"],
+        "files": [v.to_dict() for v in start.verdicts],
+    }
 
 
 def to_json(report: BudgetReport, agent: str) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from jitctx.cli.common import add_agent, add_json, count, find_root, print_json, table, warn
 from jitctx.cli.state import add_state_dir, user_config_path, writable_events_dir
 from jitctx.errors import JitctxError, UsageError
+from jitctx.touched.tools import REGISTRY
 
 EARLY = 10  # writes before their rules listed in the text report (--json lists them all)
 
@@ -97,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         store = EventStore(writable_events_dir(args), warn=warn)
     reports: list[Replay] = []
     errors: list[dict[str, str]] = []
-    write_tools = _write_tools()
+    write_tools = REGISTRY.writes()  # as a replay resolves tool names: the first to declare one
     recorded = 0
     for path in args.transcripts:
         try:
@@ -146,24 +147,6 @@ def run(args: argparse.Namespace) -> int:
             )
         print(f"jitctx: {count(recorded, 'replayed session')} recorded in {store.directory}", file=sys.stderr)
     return 2 if errors else 0
-
-
-def _write_tools() -> frozenset[str]:
-    """Every tool name whose touched paths are files it writes, as a replay resolves tool names
-    (`jitctx.touched.tools.REGISTRY`): the generic names, then each live client's, the first client to
-    declare a name deciding what it is."""
-    from jitctx.clients import all_clients
-    from jitctx.touched.tools import GENERIC, GENERIC_WRITES
-
-    declared, writes = set(GENERIC), set(GENERIC_WRITES)
-    for client in all_clients.every():
-        own = client.writes()
-        for name in client.tools():
-            if name not in declared:
-                declared.add(name)
-                if name in own:
-                    writes.add(name)
-    return frozenset(writes)
 
 
 def _project(args: argparse.Namespace, transcript: Transcript) -> Project:

@@ -113,10 +113,15 @@ def check_parts(client: Client) -> None:
                 )
 
 
+_parts_checked: set[str] = set()
+
+
 def every() -> list[Client]:
     clients = [get(name) for name in CLIENTS]
     for client in clients:
-        check_parts(client)
+        if client.name not in _parts_checked:  # once per process: the registry is listed often
+            check_parts(client)
+            _parts_checked.add(client.name)
     return clients
 
 

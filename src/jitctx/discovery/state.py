@@ -206,16 +206,18 @@ def channels_from_json(
             for path, (mtime_ns, size, idents) in expected.items()
             if str(path) in state.loaded
         }
-        held = raw.get("held_writes", [])  # states written before holding have none
-        if not isinstance(held, list) or not all(isinstance(path, str) for path in held):
-            raise TypeError("held_writes is not a list of paths")
-        state.held_writes = set(held)
-        unseen = raw.get("unseen_holds", [])
-        if not isinstance(unseen, list) or not all(isinstance(path, str) for path in unseen):
-            raise TypeError("unseen_holds is not a list of paths")
-        state.unseen_holds = set(unseen)
+        state.held_writes = _paths(raw, "held_writes")  # states written before holding have none
+        state.unseen_holds = _paths(raw, "unseen_holds")
         restored[str(name)] = state
     return restored
+
+
+def _paths(raw: dict[str, Any], key: str) -> set[str]:
+    """A channel's list of paths under `key` (none when absent); TypeError when it is not one."""
+    paths = raw.get(key, [])
+    if not isinstance(paths, list) or not all(isinstance(path, str) for path in paths):
+        raise TypeError(f"{key} is not a list of paths")
+    return set(paths)
 
 
 # Checked against the values, not through the enums: an enum lookup per field and file costs a call of

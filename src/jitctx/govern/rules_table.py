@@ -123,18 +123,20 @@ def rules_table(
     counter = GlobCounter(repo_paths)
     known = (every, *profiles)
 
+    # Each file as it declares itself (the profile reading every format), and the folder it belongs to.
+    declared_as = {path: read_by[every.name].get(path, file) for path, file in files.items()}
+    folders = {path: owner_folder(declared, known) for path, declared in declared_as.items()}
+
     def read(profile: Profile, path: str) -> Reading:
-        declared = read_by[every.name].get(path, files[path])
-        folder = owner_folder(declared, known)
-        return reading_of(profile, read_by[profile.name].get(path), declared, root, folder, counter)
+        declared = declared_as[path]
+        return reading_of(profile, read_by[profile.name].get(path), declared, root, folders[path], counter)
 
     # What the files each agent reads import, which the agent loads with them (hook.host_files: an
     # import is native when the file importing it is).
     importers = {p.name: imported_by(base, read_by[p.name].values()) for p in profiles if p.imports}
     rows = []
-    for path, file in files.items():
-        declared = read_by[every.name].get(path, file)
-        folder = owner_folder(declared, known)
+    for path in files:
+        declared, folder = declared_as[path], folders[path]
         readings = tuple(
             _through_import(
                 read(profile, path),

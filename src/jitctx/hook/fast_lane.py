@@ -40,23 +40,23 @@ def answer_quickly(client: Client, event: HookEvent, state_dir: str) -> bool:
         return _quiet_write(client, event, state_dir)
     if event.kind != TOOLS:
         return False
-    from jitctx.touched import affected_paths
+    from jitctx.hook.touches import call_touches, held_back
 
     paths: list[str] = []
-    tools = client.tools()
-    from jitctx.hook.touches import held_back, write_targets
-
+    wrote = False
+    tools, writes = client.tools(), client.writes()
     for call in event.calls:
         tool_name, tool_input = call["tool_name"], call["tool_input"]
         if tool_name in client.recorded_tools or held_back(call):
             return False  # the engine records that use (a skill), or leaves out a held-back call
-        paths.extend(affected_paths(tool_name, tool_input, tools))
+        affected, _, written = call_touches(tool_name, tool_input, tools, writes)
+        paths.extend(affected)
+        wrote = wrote or bool(written)
     if not paths:
         return True  # nothing touched: the engine too answers {} and records nothing
     if len(set(paths)) != 1:
         return False  # several paths: the engine merges them into one record
     key = f"{client.name}.{event.session_id}"
-    wrote = bool(write_targets(tools, client.writes(), event.calls, event.cwd))
     try:
         return _quiet_touch(client, event, state_dir, key, paths[0], started, wrote)
     except (OSError, ValueError, RecursionError, TimeoutError):

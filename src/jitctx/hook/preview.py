@@ -13,7 +13,6 @@ records exist.
 
 from __future__ import annotations
 
-import os
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -98,8 +97,3 @@ def _play(
     engine = Engine(client, env)
     answer = engine.answer(event)
     return Moment(kind, path, tool, tuple(engine.verdicts), answer, signals=engine.signals)
-
-
-def placed(path: str, cwd: str) -> str:
-    """A touch's path as the client's tool would name it: absolute, from the agent's directory."""
-    return os.path.normpath(os.path.join(cwd, os.path.expanduser(path)))

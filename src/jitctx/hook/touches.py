@@ -64,15 +64,12 @@ class Touched:
     def add_call(
         self, tool_name: str, tool_input: Mapping[str, Any], shown: frozenset[str] | None = None
     ) -> None:
-        from jitctx.touched import touched_and_written
-
-        affected, shell_written = touched_and_written(tool_name, tool_input, self.tools)
+        affected, shell_written, wrote = call_touches(tool_name, tool_input, self.tools, self.writes)
         paths = [placed(self.cwd, p) for p in affected]
         if not paths:
             return
-        # The files the call wrote, as `write_targets` names them (the command is parsed once).
-        for path in paths if tool_name in self.writes else (placed(self.cwd, p) for p in shell_written):
-            self.wrote.setdefault(path)
+        for path in wrote:
+            self.wrote.setdefault(placed(self.cwd, path))
         for written in shell_written:
             try:
                 self.shell_written.add(os.path.realpath(placed(self.cwd, written)))
@@ -105,17 +102,27 @@ def placed(cwd: str, path: str) -> str:
     return os.path.normpath(os.path.join(cwd, os.path.expanduser(path)))
 
 
+def call_touches(
+    tool_name: str,
+    tool_input: Mapping[str, Any],
+    tools: Mapping[str, Declaration] | None,
+    writes: frozenset[str],
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """One reading of a call (its command parsed once): the paths it touched, those a shell command of
+    it certainly wrote, and the files it writes (every path of a write tool, `writes`: a file write or
+    edit, a patch; a shell command's write targets)."""
+    from jitctx.touched import touched_and_written
+
+    affected, shell_written = touched_and_written(tool_name, tool_input, tools)
+    return affected, shell_written, affected if tool_name in writes else shell_written
+
+
 def write_targets(
     tools: Mapping[str, Declaration], writes: frozenset[str], calls: Sequence[Mapping[str, Any]], cwd: str
 ) -> list[str]:
-    """The files the calls are about to write, absolute, in order: every path of a write tool (a file
-    write or edit, a patch; `writes`), and a shell command's certain write targets (jitctx.touched.bash)."""
-    from jitctx.touched import touched_and_written
-
+    """The files the calls are about to write, absolute, in order (`call_touches`)."""
     targets: dict[str, None] = {}
     for call in calls:
-        tool_name, tool_input = call["tool_name"], call["tool_input"]
-        affected, shell_written = touched_and_written(tool_name, tool_input, tools)
-        for path in affected if tool_name in writes else shell_written:
+        for path in call_touches(call["tool_name"], call["tool_input"], tools, writes)[2]:
             targets.setdefault(placed(cwd, path))
     return list(targets)

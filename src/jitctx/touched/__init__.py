@@ -34,7 +34,10 @@ def affected_paths(
     """
     if not isinstance(tool_input, Mapping):
         return ()
-    declaration = _declaration(tool_name, tools)
+    return _paths_of(_declaration(tool_name, tools), tool_input)
+
+
+def _paths_of(declaration: Declaration | None, tool_input: Mapping[str, Any]) -> tuple[str, ...]:
     if declaration is None:
         return ()
     try:
@@ -58,9 +61,11 @@ def touched_and_written(
     """
     from jitctx.touched.tools import ShellTool
 
-    declaration = _declaration(tool_name, tools)
-    if not isinstance(declaration, ShellTool) or not isinstance(tool_input, Mapping):
-        return affected_paths(tool_name, tool_input, tools), ()
+    if not isinstance(tool_input, Mapping):
+        return (), ()
+    declaration = _declaration(tool_name, tools)  # looked up once for both answers
+    if not isinstance(declaration, ShellTool):
+        return _paths_of(declaration, tool_input), ()
     try:
         paths, written = declaration.targets(tool_input)
     except Exception:  # as in affected_paths: never break the agent over this

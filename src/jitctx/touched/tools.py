@@ -197,6 +197,21 @@ class _EveryTool(Mapping[str, Declaration]):
     def __len__(self) -> int:
         return sum(1 for _ in self)
 
+    def writes(self) -> frozenset[str]:
+        """The names whose touched paths are files they write, each as the table that declares it first
+        says (a replay that resolves names without a client)."""
+        from jitctx.live_clients import every
+
+        declared, writes = set(GENERIC), set(GENERIC_WRITES)
+        for client in every():
+            own = client.writes()
+            for name in client.tools():
+                if name not in declared:
+                    declared.add(name)
+                    if name in own:
+                        writes.add(name)
+        return frozenset(writes)
+
     @staticmethod
     def _client_tables() -> Iterator[Mapping[str, Declaration]]:
         from jitctx.live_clients import every  # a Read of a generic name never asks for the clients
@@ -205,7 +220,17 @@ class _EveryTool(Mapping[str, Declaration]):
             yield client.tools()
 
 
-REGISTRY: Mapping[str, Declaration] = _EveryTool()
+REGISTRY = _EveryTool()
+
+
+def held_tools(tools: Mapping[str, Declaration], writes: frozenset[str]) -> tuple[str, ...]:
+    """The tools whose calls may write a file, which a hold asks about before they run: the write tools
+    (sorted), then the table's shells, in its order."""
+    return (
+        *sorted(writes),
+        *(name for name, declaration in tools.items() if isinstance(declaration, ShellTool)),
+    )
+
 
 # What `Client.sample_call` synthesizes, for previews of what a touch does: a read with the client's file
 # read tool, a new file written, an existing one edited, `cat PATH` and `printf x > PATH` in its shell.

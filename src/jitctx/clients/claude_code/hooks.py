@@ -29,6 +29,7 @@ from pathlib import Path
 from jitctx.clients.claude_code import tools
 from jitctx.clients.mcp_transport import MCP_EVENTS
 from jitctx.clients.settings_file import HookEntry
+from jitctx.touched.tools import held_tools
 
 AGENT = "claude-code"
 
@@ -38,7 +39,7 @@ TIMEOUT_S = 10
 
 # The calls that may write a file: its write tools and its shell (held back when their rules are not in
 # context yet, DESIGN §2.11).
-WRITE_MATCHER = "|".join((*sorted(tools.WRITES), "Bash"))
+WRITE_MATCHER = "|".join(held_tools(tools.TOOLS, tools.WRITES))
 
 ENTRIES: tuple[HookEntry, ...] = (
     HookEntry("SessionStart", "startup|resume|clear|compact|fork", TIMEOUT_S),

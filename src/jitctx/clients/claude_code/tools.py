@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from jitctx.touched.tools import Declaration, ShellTool, glob_tool, grep_tool, path_field, shell_sample
+from jitctx.touched.tools import Declaration, ShellTool, file_path_samples, glob_tool, grep_tool, path_field
 
 _FILE = path_field("file_path")
 _NOTEBOOK = path_field("notebook_path")
@@ -36,14 +36,5 @@ TOOLS: Mapping[str, Declaration] = MappingProxyType(
 WRITES = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
 
 
-def sample_call(kind: str, path: str) -> tuple[str, dict[str, object]] | None:
-    command = shell_sample(kind, path)
-    if command is not None:
-        return "Bash", {"command": command}
-    if kind == "read":
-        return "Read", {"file_path": path}
-    if kind == "write":
-        return "Write", {"file_path": path, "content": "x\n"}
-    if kind == "edit":
-        return "Edit", {"file_path": path, "old_string": "x", "new_string": "y"}
-    return None
+# A preview's calls: Read/Write/Edit take `file_path`, Bash `command`.
+sample_call = file_path_samples(read="Read", write="Write", edit="Edit", shell="Bash")

@@ -34,6 +34,7 @@ from pathlib import Path
 
 from jitctx.clients.copilot_cli import tools
 from jitctx.clients.settings_file import HookEntry
+from jitctx.touched.tools import held_tools
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ KINDS = {
 TIMEOUT_S = 30
 # The calls that may write, before they run: the file tools that write and the shell. Copilot CLI runs a
 # preToolUse hook with a matcher only for the tool names that match all of it (1.0.36).
-HOLD_TOOLS = (*sorted(tools.WRITES), "bash")
+HOLD_TOOLS = held_tools(tools.TOOLS, tools.WRITES)
 HOLD_MATCHER = f"^({'|'.join(HOLD_TOOLS)})$"
 # No matcher after the call: the postToolUse payload names the tool by its own name, and jitctx's fast
 # lane answers a call that touches nothing at once.

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from jitctx.clients.gemini_cli import tools
 from jitctx.clients.settings_file import HookEntry
+from jitctx.touched.tools import held_tools
 
 AGENT = "gemini-cli"
 TIMEOUT_MS = 10_000
@@ -36,7 +37,7 @@ TOOLS = tuple(tools.TOOLS)
 
 # The calls that may write, before they run: the file tools that write and the shell. Anchored, since
 # Gemini CLI's matcher is found anywhere in a name (an MCP tool `mcp_x_write_file` is not ours to hold).
-HOLD_TOOLS = (*sorted(tools.WRITES), "run_shell_command")
+HOLD_TOOLS = held_tools(tools.TOOLS, tools.WRITES)
 HOLD_MATCHER = f"^({'|'.join(HOLD_TOOLS)})$"
 
 ENTRIES: tuple[HookEntry, ...] = (

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from jitctx.clients.opencode import tools
 from jitctx.clients.settings_file import HookEntry
+from jitctx.touched.tools import held_tools
 
 START = "session.start"
 TOOL_BEFORE = "tool.execute.before"
@@ -36,7 +37,7 @@ TIMEOUT_MS = 10_000  # the plugin's own limit on one `jitctx hook` (it then leav
 PLUGIN_NAME = "jitctx.js"
 # The calls that may write, which the plugin asks about before they run: the file tools that write and
 # the shell (the plugin's own matcher, written into it by `plugin.render`).
-HOLD_TOOLS = (*sorted(tools.WRITES), "bash")
+HOLD_TOOLS = held_tools(tools.TOOLS, tools.WRITES)
 
 # What the plugin hands over, as entries (the install table and doctor list them like hooks).
 ENTRIES: tuple[HookEntry, ...] = (

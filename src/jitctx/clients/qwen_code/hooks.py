@@ -31,6 +31,7 @@ from pathlib import Path
 
 from jitctx.clients.qwen_code import tools
 from jitctx.clients.settings_file import HookEntry
+from jitctx.touched.tools import held_tools
 
 AGENT = "qwen-code"
 TIMEOUT_S = 10
@@ -38,7 +39,7 @@ TIMEOUT_S = 10
 TOOLS = tuple(tools.TOOLS)
 # The calls that may write a file: its write tools and its shell (held back when their rules are not in
 # context yet, DESIGN §2.11), in the tool table's order.
-WRITE_MATCHER = "|".join((*(name for name in TOOLS if name in tools.WRITES), "run_shell_command"))
+WRITE_MATCHER = "|".join(held_tools(tools.TOOLS, tools.WRITES))
 
 ENTRIES: tuple[HookEntry, ...] = (
     HookEntry("SessionStart", None, TIMEOUT_S),
