@@ -58,6 +58,9 @@ class Config:
     # seen (a deny on the client's pre-tool event, once), for every agent and per agent
     hold_writes: bool = True
     hold_writes_for: tuple[tuple[str, bool], ...] = ()
+    # [pin] paths = [...]: files (root-relative) that stay in every agent's context: sent at every start,
+    # again after every compaction, and to every sub-agent, whatever their scope
+    pinned: tuple[str, ...] = ()
     warnings: tuple[str, ...] = field(default=())
 
     def skipped_for(self, agent: str) -> tuple[str, ...]:
@@ -101,6 +104,7 @@ _TOP_KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "routes": (list, '[[routes]] triggers = ["release"]  file = "docs/release.md"'),
     "send": (dict, '[send.claude-code] skip = [".cursor/rules/**"]'),
     "hold": (dict, "[hold] writes = false"),
+    "pin": (dict, '[pin] paths = ["docs/conventions.md"]'),
 }
 _IMPORT_KEYS: dict[str, tuple[type, str]] = {
     "allow_outside": (bool, "allow_outside = true"),
@@ -280,6 +284,7 @@ def parse_config(data: dict[str, Any], source: str, user: UserConfig | None = No
         routes=_parse_routes(data.get("routes", []), source),
         send_skip=_parse_send(data.get("send", {}), source, warnings),
         **_parse_hold(data.get("hold", {}), source, warnings),
+        pinned=_parse_pin(data.get("pin", {}), source, warnings),
         warnings=tuple(warnings),
     )
 
@@ -309,6 +314,29 @@ def _parse_hold(table: dict[str, Any], source: str, warnings: list[str]) -> dict
             continue
         per_agent.append((PROFILES.aliases().get(key, key), on))
     return {"hold_writes": every, "hold_writes_for": tuple(per_agent)}
+
+
+def _parse_pin(table: dict[str, Any], source: str, warnings: list[str]) -> tuple[str, ...]:
+    """`[pin] paths = [...]`: root-relative files that stay in context (no globs: a pin names a file)."""
+    unknown = sorted(set(table) - {"paths"})
+    if unknown:
+        warnings.append(f"{source}: unknown key 'pin.{unknown[0]}' ignored; known: paths")
+    paths = table.get("paths", [])
+    example = '[pin] paths = ["docs/conventions.md"]'
+    if not isinstance(paths, list) or not all(isinstance(p, str) and p.strip() for p in paths):
+        warnings.append(f"{source}: 'pin.paths' ignored: it must be a list of file paths, e.g. {example}")
+        return ()
+    kept: list[str] = []
+    for path in paths:
+        posix = path.strip().replace("\\", "/")
+        parts = [part for part in posix.split("/") if part not in ("", ".")]
+        if posix.startswith(("/", "~")) or ".." in parts or not parts or "\0" in posix:
+            warnings.append(
+                f"{source}: pin path {path!r} ignored: name a file inside the project, relative to its root"
+            )
+            continue
+        kept.append("/".join(parts))
+    return tuple(dict.fromkeys(kept))
 
 
 def _parse_send(

@@ -77,6 +77,7 @@ class Load:
     globs: tuple[str, ...] = ()
     parent: str | None = None  # for `include`: the importing file's display path
     updated: bool = False  # a new version of a file sent before: its text replaces the earlier one
+    pinned: bool = False  # named by `[pin] paths`: in context at every start, after compaction, in sub-agents
 
 
 @dataclass(frozen=True)

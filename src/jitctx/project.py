@@ -155,6 +155,16 @@ class Project:
             for name in self.profile.user_files
         ]
 
+    def pinned_candidates(self) -> list[Candidate]:
+        """The files `[pin] paths` names that are inside the project (after realpath): a pin never
+        reaches outside the project, whatever links lie on its way."""
+        pinned: list[Candidate] = []
+        for relative in self.config.pinned:
+            path = os.path.join(self.root, *relative.split("/"))
+            if is_inside(os.path.realpath(os.path.dirname(path)), self.root):
+                pinned.append(Candidate(path, Tier.PROJECT))
+        return pinned
+
     def in_skill_folder(self, directory: str) -> bool:
         """Is `directory` (real) a skill's folder or below one (`web/.agents/skills/x/`)? An instruction
         file there is a document of the skill, read with it, not an instruction of the project: it has

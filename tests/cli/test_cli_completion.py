@@ -44,7 +44,7 @@ def test_bash_completes_a_command_and_an_agent(capsys: pytest.CaptureFixture[str
         " COMP_WORDS=(jitctx explain --agent cl); COMP_CWORD=3; _shtab_jitctx; echo ${COMPREPLY[@]}"
     )
     out = subprocess.run(["bash", "-c", probe], capture_output=True, text=True, check=True).stdout
-    assert out.splitlines() == ["startup stats", "claude-code"]
+    assert out.splitlines() == ["startup statusline stats", "claude-code"]
 
 
 def test_without_shtab_the_message_says_how_to_get_it(

@@ -422,9 +422,10 @@ def test_the_codex_plugin_counts_once_enabled_and_its_hooks_need_trust(
     assert status(doc, "codex", "plugin jitctx@jitctx") == "ok"
     assert code == 1 and status(doc, "codex", "trust (jitctx@jitctx)") == "problem"
     assert not [c for c in doc["checks"] if c["client"] == "jitctx" and c["check"] == "hooks"]
+    events = ("session_start", "user_prompt_submit", "pre_tool_use", "post_tool_use", "subagent_start")
     trusted = "".join(
         f'[hooks.state."jitctx@jitctx:hooks/codex-hooks.json:{event}:0:0"]\ntrusted_hash = "sha256:x"\n'
-        for event in ("session_start", "user_prompt_submit", "pre_tool_use", "post_tool_use")
+        for event in events
     )
     (codex_home / "config.toml").write_text(config + trusted)
     code, doc = doctor(capsys)

@@ -45,7 +45,16 @@ RUNS: dict[str, list[list[str]]] = {
         ["render", "--format", "anthropic", "--no-git"],
         ["render", "--format", "openai", "--agent", "codex", "--cwd", "src/api", "--no-git"],
     ],
-    "log": [["log"], ["log", "--since", "2099-01-01"], ["log", "--clear", "--yes"]],
+    "log": [
+        ["log"],
+        ["log", "--since", "2099-01-01"],
+        ["log", "--session", "s1"],
+        ["log", "--session"],
+        ["log", "--session", "nobody"],
+        ["log", "--clear", "--yes"],
+    ],
+    # stdin is empty here: the document of a status line without a session
+    "statusline": [["statusline"]],
     "log-raw": [["log", "--raw"]],
     "stats": [
         ["stats"],

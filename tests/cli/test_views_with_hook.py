@@ -145,3 +145,21 @@ def test_budget_weighs_the_start_the_hook_decides(web: Path, capsys: pytest.Capt
     assert budget["files"] == startup
     assert budget["client_bytes"] == sum(f["bytes"] for f in startup if f["route"] == "client") > 0
     assert budget["jitctx_bytes"] == sum(f["bytes"] for f in startup if f["route"] == "jitctx") > 0
+
+
+def test_a_pinned_file_is_shown_alike_by_startup_explain_and_rules(
+    web: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`[pin] paths`: startup, explain and rules say the same thing — jitctx's hook sends it at start,
+    whatever its name and scope, and no agent reads it by itself."""
+    write_tree(web, {".jitctx.toml": '[pin]\npaths = ["docs/style.md"]\n', "docs/style.md": "# Style\n"})
+    startup = run(capsys, "startup", "--root", str(web), "--agent", "codex", "--no-git", "--json")["files"]
+    assert {f["path"]: f["route"] for f in startup}["docs/style.md"] == "jitctx"
+    explain = run(capsys, "explain", "web/app/page.tsx", "--root", str(web), "--agent", "codex", "--no-git",
+                  "--json")  # fmt: skip
+    assert routes(explain)["docs/style.md"] == "jitctx"
+    rules = run(capsys, "rules", "--root", str(web), "--agent", "codex", "--json")
+    row = next(r for r in rules["rules"] if r["path"] == "docs/style.md")
+    assert row["format"] == "[pin]"
+    assert row["agents"][0]["when"] == "never"  # not by itself
+    assert row["agents"][0]["hook"] == {"start": "jitctx"}

@@ -13,8 +13,8 @@ import pytest
 
 from jitctx.clients import all_clients
 from jitctx.clients.claude_code import drift as drift_module
-from jitctx.clients.claude_code.drift import block_path, find_transcript, session_drift
-from jitctx.clients.transcript_drift import CLIENT_ROUTE, JITCTX_ROUTE, SessionDrift
+from jitctx.clients.claude_code.drift import find_transcript, session_drift
+from jitctx.clients.transcript_drift import CLIENT_ROUTE, JITCTX_ROUTE, SessionDrift, block_path
 
 SESSION = "0b7f6a52-1c1e-4f57-9d0e-2f1d5c0e9a11"
 RULE = "Use the API client in src/api/client.ts; never fetch directly."
@@ -212,7 +212,7 @@ def test_the_report_goes_through_the_registry(tmp_path: Path, root: Path) -> Non
     found = all_clients.get("claude-code").drift(SESSION, str(root), [], str(tmp_path / "home"), {})
     assert found is not None and found.found and len(found.files) == 1
     # A client that keeps no transcript jitctx reads has nothing to say.
-    assert all_clients.get("codex").drift(SESSION, str(root), [], str(tmp_path / "home"), {}) is None
+    assert all_clients.get("gemini-cli").drift(SESSION, str(root), [], str(tmp_path / "home"), {}) is None
 
 
 def test_damaged_paths_are_no_crash(tmp_path: Path, root: Path) -> None:

@@ -307,7 +307,9 @@ def test_install_writes_the_repository_settings_and_uninstall_takes_them_away(
     assert main(["install", "copilot-cli", "--root", str(root)]) == 0
     assert "trust the folder" in capsys.readouterr().err  # the install note
     settings = json.loads((root / ".github/copilot/settings.json").read_text(encoding="utf-8"))
-    assert list(settings["hooks"]) == ["sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse"]
+    assert list(settings["hooks"]) == [
+        "sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse", "preCompact", "subagentStart",
+    ]  # fmt: skip
     for groups in settings["hooks"].values():
         [group] = groups
         [handler] = group["hooks"]

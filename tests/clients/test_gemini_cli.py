@@ -177,7 +177,7 @@ def test_install_writes_millisecond_timeouts_and_uninstall_takes_them_away(
     assert "read_file" in after_tool["matcher"] and "run_shell_command" in after_tool["matcher"]
     assert after_tool["hooks"][0]["timeout"] == 10_000
     assert unguard(after_tool["hooks"][0]["command"]).endswith("hook gemini-cli")
-    assert set(settings["hooks"]) == {"SessionStart", "BeforeAgent", "BeforeTool", "AfterTool"}
+    assert set(settings["hooks"]) == {"SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "PreCompress"}
     # Before the call: the tools that may write, the whole name (Gemini CLI's matcher is unanchored).
     [before_tool] = settings["hooks"]["BeforeTool"]
     assert before_tool["matcher"] == "^(replace|write_file|run_shell_command)$"

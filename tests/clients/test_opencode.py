@@ -18,7 +18,7 @@ import pytest
 
 from jitctx.cli.main import main
 from jitctx.clients import all_clients
-from jitctx.clients.event import START, TOOLS, HookError
+from jitctx.clients.event import START, SUBAGENT, TOOLS, HookError
 from jitctx.clients.opencode import plugin
 from jitctx.clients.opencode.loading import host_profile
 from jitctx.clients.settings_file import SettingsError
@@ -105,7 +105,7 @@ def test_only_its_read_tools_own_list_shows_a_load(tmp_path: Path) -> None:
     follower = OPENCODE.follower(None, str(root))
     ui = str(root / "src/ui/CLAUDE.md")
     call = payload("read", root, tool_response={"loaded": [ui, "relative.md", "/" + "a/" * 50_000, 7]})
-    assert follower.shown_loaded(call) == {ui}
+    assert follower.shown_loaded(call) == frozenset({ui})
     assert follower.shown_loaded({**call, "tool_name": "grep"}) == frozenset()
     assert follower.shown_loaded({**call, "tool_response": {"output": f"Instructions from: {ui}"}}) is None
 
@@ -134,6 +134,27 @@ def test_a_read_outside_the_folder_it_runs_in_is_not_followed(tmp_path: Path) ->
     answer(tmp_path, payload("session_start", root, cwd=cwd))
     text = answer(tmp_path, payload("read", root, cwd=cwd, tool_response={}))
     assert "ui claude rules" in text
+
+
+def test_a_sub_agent_is_a_channel_of_its_parent_with_a_start_of_its_own(tmp_path: Path) -> None:
+    """A `task` child's events name the parent's session and the child as `agent_id`: its start brings
+    what the parent's did (the root CLAUDE.md, not the AGENTS.md the child loads itself), and its
+    touches are its own: a folder the parent was sent goes to the child too, once, and back."""
+    root = project(tmp_path)
+    parent = payload("session_start", root)["session_id"]
+    start = OPENCODE.parse(payload("subagent_start", root, session_id=parent))
+    child = start.channel
+    assert (start.kind, start.session_id) == (SUBAGENT, parent) and child not in ("", "main", parent)
+    answer(tmp_path, payload("session_start", root))
+    assert "api agents rules" in answer(tmp_path, payload("bash_cat", root))
+    text = answer(tmp_path, payload("subagent_start", root, session_id=parent))
+    assert "root claude rules" in text and "root agents rules" not in text
+    assert answer(tmp_path, payload("subagent_start", root, session_id=parent)) == ""  # started once
+    as_child = {"session_id": parent, "agent_id": child}
+    assert answer(tmp_path, payload("subagent_read", root, **as_child)) == ""  # its read attached it
+    assert "api agents rules" in answer(tmp_path, payload("bash_cat", root, **as_child))
+    assert answer(tmp_path, payload("bash_cat", root, **as_child)) == ""
+    assert answer(tmp_path, payload("bash_cat", root)) == ""  # the parent's own copy still holds
 
 
 def test_its_tool_table_reads_its_patch_and_list_tools() -> None:
@@ -363,3 +384,64 @@ def test_after_compaction_the_start_text_is_replaced_not_grown(tmp_path: Path) -
     done = subprocess.run([NODE, str(runner)], capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {"one": ["base", "START"], "two": ["base", "ALL HELD"]}
+
+
+SUBAGENT_RUN = """
+import {{ JitctxPlugin }} from {plugin};
+const hooks = await JitctxPlugin({{ directory: {directory} }});
+const created = (id, parentID) =>
+  hooks.event({{ event: {{ type: "session.created", properties: {{ info: {{ id, parentID }} }} }} }});
+const transform = (sessionID) =>
+  hooks["experimental.chat.system.transform"]({{ sessionID }}, {{ system: [] }});
+const read = (sessionID, callID) => hooks["tool.execute.after"](
+  {{ tool: "read", sessionID, callID, args: {{ filePath: "a.py" }} }},
+  {{ title: "t", output: "x", metadata: {{}} }},
+);
+await created("parent");
+await transform("parent");
+await created("child", "parent");
+await transform("child");
+await read("child", "c1");
+await hooks["tool.execute.before"](
+  {{ tool: "write", sessionID: "child", callID: "c2" }}, {{ args: {{ filePath: "b.py", content: "" }} }},
+);
+await hooks.event({{ event: {{ type: "session.compacted", properties: {{ sessionID: "child" }} }} }});
+await transform("child");
+await read("child", "c3");
+await read("parent", "c4");
+await created("grandchild", "child");
+await read("grandchild", "c5");
+"""
+
+
+def test_the_plugin_hands_a_child_session_over_as_a_sub_agent_of_its_parent(tmp_path: Path) -> None:
+    """`session.created` names the child's parent: the child's start is a `subagent.start` and its calls
+    carry the parent's session id with its own as `agent_id`; after the child's compaction a fresh
+    channel (`child#1`) starts again, and the parent's events stay its own; a child's child is a
+    sub-agent of the top session too."""
+    if NODE is None:
+        pytest.skip("node is not on PATH")
+    log = tmp_path / "payloads.jsonl"
+    hook = tmp_path / "jitctx"
+    hook.write_text(f"#!/bin/sh\ncat >> {log}; echo >> {log}; echo '{{}}'\n")
+    hook.chmod(0o755)
+    module = tmp_path / "jitctx.mjs"
+    module.write_text(plugin.render(f"{hook} hook opencode"))
+    runner = tmp_path / "run.mjs"
+    runner.write_text(
+        SUBAGENT_RUN.format(plugin=json.dumps(str(module)), directory=json.dumps(str(tmp_path)))
+    )
+    done = subprocess.run([NODE, str(runner)], capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    sent = [json.loads(line) for line in log.read_text().splitlines() if line]
+    seen = [(p["hook_event_name"], p["session_id"], p.get("agent_id"), p.get("tool_use_id")) for p in sent]
+    assert seen == [
+        ("session.start", "parent", None, None),
+        ("subagent.start", "parent", "child", None),
+        ("tool.execute.after", "parent", "child", "c1"),
+        ("tool.execute.before", "parent", "child", "c2"),
+        ("subagent.start", "parent", "child#1", None),
+        ("tool.execute.after", "parent", "child#1", "c3"),
+        ("tool.execute.after", "parent", None, "c4"),
+        ("tool.execute.after", "parent", "grandchild", "c5"),
+    ]

@@ -60,6 +60,12 @@ MARKERS = (
 # Above the project root: nothing of it may reach the model.
 OUTSIDE = ("AGENTS.md", "# Outside\n\nJX-OUTSIDE: not this project's.\n")
 FILE_OF = {m: path for m in MARKERS for path, text in (*FILES.items(), OUTSIDE) if m in text}
+# A file the project pins (`[pin] paths`): sent at every start, after every compaction, to every sub-agent.
+PINNED: dict[str, str] = {
+    ".jitctx.toml": '[pin]\npaths = ["docs/PINNED.md"]\n',
+    "docs/PINNED.md": "# Pinned\n\nJX-PINNED: name every public function in the changelog.\n",
+}
+FILE_OF["JX-PINNED"] = "docs/PINNED.md"
 
 _HOOK_PART = "Additional guidance from postToolUse hooks:"
 _OWN_LOAD = re.compile(r"Custom instructions from (\S+?)\. Apply these")
@@ -143,11 +149,16 @@ def copilot_deliveries(body: Mapping[str, Any], marker: str) -> list[Delivery]:
 @dataclass
 class CopilotOutcome(Outcome):
     def expect(self, marker: str, route: str | None = None, times: int = 1, script: str = "main") -> None:
-        body = self.last(script)
+        self.expect_in(self.last(script), marker, route, times, f"the last {script!r} request")
+
+    def expect_in(
+        self, body: Mapping[str, Any], marker: str, route: str | None = None, times: int = 1, which: str = ""
+    ) -> None:
+        """`marker` reached the model in request `body` exactly `times` times, each by `route`."""
         found = copilot_deliveries(body, marker)
         wanted = f"{times}x via {route or 'any route'}"
         assert len(found) == times and all(route in (None, d.route) for d in found), (
-            f"{marker} ({FILE_OF[marker]}) in the last {script!r} request: expected {wanted}, "
+            f"{marker} ({FILE_OF[marker]}) in {which or 'the request'}: expected {wanted}, "
             f"got {len(found)}x {[str(d) for d in found]}\n{self.explain(body)}"
         )
 
@@ -163,10 +174,21 @@ class CopilotHarness(Harness):
     installed (project scope unless `install` says otherwise)."""
 
     agent = "copilot-cli"
-    files = FILES
-    markers = MARKERS
+    files: Mapping[str, str] = FILES
+    markers: Sequence[str] = MARKERS
 
-    def __init__(self, clients: cl.Clients, tmp_path: Path, *install: str, hold: bool = True) -> None:
+    def __init__(
+        self,
+        clients: cl.Clients,
+        tmp_path: Path,
+        *install: str,
+        hold: bool = True,
+        files: Mapping[str, str] | None = None,
+    ) -> None:
+        """`files`: more files in the fixture repository (a marker each: `FILE_OF` names its file)."""
+        if files:
+            self.files = {**FILES, **files}
+            self.markers = (*MARKERS, *(m for m, path in FILE_OF.items() if path in files))
         super().__init__(clients, tmp_path, *install, hold=hold)
         (tmp_path / OUTSIDE[0]).write_text(OUTSIDE[1], encoding="utf-8")
         package_cache(clients.copilot)
@@ -179,11 +201,16 @@ class CopilotHarness(Harness):
         cwd: Path | None = None,
         model: str = MODEL,
         trusted: bool = True,
+        env: Mapping[str, str] | None = None,
     ) -> CopilotOutcome:
+        """`env`: more of the client's environment."""
         with FakeModel(scripts) as model_api:
-            env = copilot_env(self.home, self.state_dir, model_api.base_url, model, trusted)
+            environ = {
+                **copilot_env(self.home, self.state_dir, model_api.base_url, model, trusted),
+                **(env or {}),
+            }
             command = [str(self.clients.copilot), "-p", prompt, "--allow-all", "--no-auto-update", *args]
-            run = cl.run_client(command, cwd or self.root, env)
+            run = cl.run_client(command, cwd or self.root, environ)
         outcome = CopilotOutcome(run, model_api, self.session_id(run), self.state_dir, self.markers)
         assert run.returncode == 0, f"copilot failed\n{outcome.diagnose()}"
         assert not model_api.errors, f"fake model: {model_api.errors}\n{outcome.diagnose()}"

@@ -12,11 +12,15 @@ highest step already in the conversation. That keeps the fake stateless per conv
 side requests (titles, summaries), sub-agents running next to the main thread and a resumed conversation
 answered by a script of another name all get the right answer.
 
-A request that offers no tools is a side request of the client (a title, a summary); it gets a short
-text. The server is bounded: it stops answering after `max_requests` requests (a runaway client gets
-HTTP 500 and its run fails), and its thread is a daemon that `close()` shuts down. It is also the proxy
-the Gemini runs are given: a request through it (`CONNECT`, or an absolute URL) is refused with 502 and
-kept in `refused`, so nothing leaves the machine.
+A request that offers no tools is a side request of the client (a title, a summary), and so is one whose
+last user message asks for a summary of the conversation (`SUMMARY_REQUESTS`: a client that offers its
+tools there too and only tells the model not to call them); it gets a short text, which names the call
+ids its conversation holds: a compaction's summary keeps them, so the steps go on after it instead of
+starting over. A script can report a large prompt (`Script.tokens`, by step)
+so that a client compacts its context by itself. The server is bounded: it stops answering after
+`max_requests` requests (a runaway client gets HTTP 500 and its run fails), and its thread is a daemon
+that `close()` shuts down. It is also the proxy the Gemini runs are given: a request through it
+(`CONNECT`, or an absolute URL) is refused with 502 and kept in `refused`, so nothing leaves the machine.
 """
 
 from __future__ import annotations
@@ -30,6 +34,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 FINAL_TEXT = "Done."
+PROMPT_TOKENS = 100
+# What the last user message of a compaction's summary request says, in a client that offers its tools
+# there too (Copilot CLI 1.0.102: "Please create a detailed summary of the conversation so far. The
+# history is being compacted so moving forward ...").
+SUMMARY_REQUESTS = ("The history is being compacted",)
 
 
 @dataclass(frozen=True)
@@ -53,6 +62,9 @@ class Script:
     name: str = "main"
     match: str | None = None
     final: str = FINAL_TEXT
+    # The prompt size the reply to step k reports (default PROMPT_TOKENS): a large one makes a client
+    # that watches its context window compact before its next request.
+    tokens: Mapping[int, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -63,6 +75,7 @@ class Recorded:
 
 
 _ID = re.compile(r"(?:toolu|call)_([a-z]+)_s(\d+)_\d+")
+_ID_TEXT = re.compile(r"(?:toolu|call)_[a-z]+_s\d+_\d+")
 
 
 def next_step(body: Mapping[str, Any], script: Script) -> int:
@@ -72,16 +85,42 @@ def next_step(body: Mapping[str, Any], script: Script) -> int:
     return max(steps) + 1 if steps else 0
 
 
-def first_user_text(body: Mapping[str, Any]) -> str:
-    """The text of the first user message (Anthropic `messages`, Responses `input`, Gemini `contents`)."""
+def side_text(body: Mapping[str, Any]) -> str:
+    """A side request's answer: the final text, and the call ids its conversation holds (in a
+    `<state_snapshot>`, the frame some clients' summaries must have), so that a summary keeps them."""
+    ids = sorted(set(_ID_TEXT.findall(json.dumps(body))))
+    if not ids:
+        return FINAL_TEXT
+    return f"<state_snapshot>{FINAL_TEXT} Calls so far: {' '.join(ids)}</state_snapshot>"
+
+
+def user_texts(body: Mapping[str, Any]) -> list[str]:
+    """The texts of the user messages, in order (Anthropic `messages`, Responses `input`, Gemini
+    `contents`)."""
+    texts = []
     for message in body.get("messages") or body.get("input") or body.get("contents") or []:
         if not isinstance(message, dict) or message.get("role") != "user":
             continue
         content = message.get("content", message.get("parts"))
         if isinstance(content, str):
-            return content
-        return "\n".join(str(part.get("text", "")) for part in content or [] if isinstance(part, dict))
-    return ""
+            texts.append(content)
+        else:
+            parts = content if isinstance(content, list) else []
+            texts.append("\n".join(str(part.get("text", "")) for part in parts if isinstance(part, dict)))
+    return texts
+
+
+def first_user_text(body: Mapping[str, Any]) -> str:
+    """The text of the first user message."""
+    return next(iter(user_texts(body)), "")
+
+
+def is_side_request(body: Mapping[str, Any]) -> bool:
+    """A request no script answers: it offers no tools, or its last user message asks for a summary."""
+    if not body.get("tools"):
+        return True
+    last = user_texts(body)[-1:]
+    return bool(last) and any(marker in last[0] for marker in SUMMARY_REQUESTS)
 
 
 @dataclass
@@ -93,6 +132,7 @@ class FakeModel:
     requests: list[Recorded] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)  # what a client tried to send through the proxy
+    side_tokens: int = PROMPT_TOKENS  # the prompt size a side request's reply reports
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -192,27 +232,29 @@ class FakeModel:
             return
         script = self._script_for(body)
         calls: Sequence[Call] = ()
-        final = FINAL_TEXT
+        final = side_text(body)
+        tokens = self.side_tokens
         if script is not None:
             record.script = script.name
             step = next_step(body, script)
             calls = script.steps[step] if step < len(script.steps) else ()
             final = script.final
+            tokens = script.tokens.get(step, PROMPT_TOKENS)
             calls = [self._translate(call, body) for call in calls]
             ids = [f"{script.name}_s{step}_{i}" for i in range(len(calls))]
         else:
             ids = []
         if path.endswith("/messages"):
-            anthropic_reply(handler, body, calls, ids, final)
+            anthropic_reply(handler, body, calls, ids, final, tokens)
         elif path.endswith("/chat/completions"):
-            chat_reply(handler, body, calls, ids, final)
+            chat_reply(handler, body, calls, ids, final, tokens)
         elif gemini:
-            gemini_reply(handler, calls, ids, final)
+            gemini_reply(handler, calls, ids, final, tokens)
         else:
-            responses_reply(handler, calls, ids, final)
+            responses_reply(handler, calls, ids, final, tokens)
 
     def _script_for(self, body: Mapping[str, Any]) -> Script | None:
-        if not body.get("tools"):
+        if is_side_request(body):
             return None
         first = first_user_text(body)
         for script in self.scripts:
@@ -255,6 +297,7 @@ def anthropic_reply(
     calls: Sequence[Call],
     ids: Sequence[str],
     final: str,
+    tokens: int = PROMPT_TOKENS,
 ) -> None:
     content: list[dict[str, Any]] = [
         {"type": "tool_use", "id": f"toolu_{i}", "name": c.tool, "input": dict(c.args)}
@@ -270,7 +313,7 @@ def anthropic_reply(
         "content": content,
         "stop_reason": "tool_use" if calls else "end_turn",
         "stop_sequence": None,
-        "usage": {"input_tokens": 100, "output_tokens": 10},
+        "usage": {"input_tokens": tokens, "output_tokens": 10},
     }
     if not body.get("stream"):
         FakeModel._reply_json(handler, 200, message)
@@ -311,7 +354,11 @@ def anthropic_reply(
 
 
 def responses_reply(
-    handler: BaseHTTPRequestHandler, calls: Sequence[Call], ids: Sequence[str], final: str
+    handler: BaseHTTPRequestHandler,
+    calls: Sequence[Call],
+    ids: Sequence[str],
+    final: str,
+    tokens: int = PROMPT_TOKENS,
 ) -> None:
     items: list[dict[str, Any]] = []
     for call, ident in zip(calls, ids, strict=True):
@@ -359,11 +406,11 @@ def responses_reply(
             )
         )
     usage = {
-        "input_tokens": 100,
+        "input_tokens": tokens,
         "input_tokens_details": None,
         "output_tokens": 10,
         "output_tokens_details": None,
-        "total_tokens": 110,
+        "total_tokens": tokens + 10,
     }
     events.append(
         (
@@ -392,7 +439,8 @@ def chat_message(calls: Sequence[Call], ids: Sequence[str], final: str) -> dict[
     return {"role": "assistant", "content": final}
 
 
-_CHAT_USAGE = {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}
+def chat_usage(tokens: int) -> dict[str, int]:
+    return {"prompt_tokens": tokens, "completion_tokens": 10, "total_tokens": tokens + 10}
 
 
 def chat_reply(
@@ -401,6 +449,7 @@ def chat_reply(
     calls: Sequence[Call],
     ids: Sequence[str],
     final: str,
+    tokens: int = PROMPT_TOKENS,
 ) -> None:
     """One completion, streamed as chunks (a delta per tool call, each with its index) when the request
     asks for a stream, else one JSON document."""
@@ -413,9 +462,8 @@ def chat_reply(
     }
     if not body.get("stream"):
         choice = {"index": 0, "message": message, "finish_reason": finish}
-        FakeModel._reply_json(
-            handler, 200, {**head, "object": "chat.completion", "choices": [choice], "usage": _CHAT_USAGE}
-        )
+        document = {**head, "object": "chat.completion", "choices": [choice], "usage": chat_usage(tokens)}
+        FakeModel._reply_json(handler, 200, document)
         return
     chunk = {**head, "object": "chat.completion.chunk"}
     deltas: list[dict[str, Any]] = [{"role": "assistant", "content": message["content"] or ""}]
@@ -425,34 +473,40 @@ def chat_reply(
         ("", {**chunk, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}) for delta in deltas
     ]
     events.append(("", {**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]}))
-    events.append(("", {**chunk, "choices": [], "usage": _CHAT_USAGE}))
+    events.append(("", {**chunk, "choices": [], "usage": chat_usage(tokens)}))
     send_sse(handler, events, done=True)
 
 
 # -- Gemini API ------------------------------------------------------------------------------------------
 
-_GEMINI_USAGE = {"promptTokenCount": 100, "candidatesTokenCount": 10, "totalTokenCount": 110}
 
-
-def gemini_candidate(parts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def gemini_candidate(parts: Sequence[Mapping[str, Any]], tokens: int = PROMPT_TOKENS) -> dict[str, Any]:
     return {
         "candidates": [
             {"content": {"role": "model", "parts": list(parts)}, "finishReason": "STOP", "index": 0}
         ],
-        "usageMetadata": _GEMINI_USAGE,
+        "usageMetadata": {
+            "promptTokenCount": tokens,
+            "candidatesTokenCount": 10,
+            "totalTokenCount": tokens + 10,
+        },
         "modelVersion": "e2e-fake",
     }
 
 
 def gemini_reply(
-    handler: BaseHTTPRequestHandler, calls: Sequence[Call], ids: Sequence[str], final: str
+    handler: BaseHTTPRequestHandler,
+    calls: Sequence[Call],
+    ids: Sequence[str],
+    final: str,
+    tokens: int = PROMPT_TOKENS,
 ) -> None:
     """One SSE chunk: the step's calls as `functionCall` parts (their ids carry the step), or the text."""
     parts: list[dict[str, Any]] = [
         {"functionCall": {"id": f"call_{ident}", "name": call.tool, "args": dict(call.args)}}
         for call, ident in zip(calls, ids, strict=True)
     ]
-    send_sse(handler, [("", gemini_candidate(parts or [{"text": final}]))])
+    send_sse(handler, [("", gemini_candidate(parts or [{"text": final}], tokens))])
 
 
 def gemini_side_reply(path: str) -> dict[str, Any]:

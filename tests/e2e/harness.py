@@ -207,9 +207,10 @@ def json_session_id(run: cl.Run) -> str | None:
 class CodexHarness(Harness):
     agent = "codex"
     config = ""  # more of the user's config.toml (top-level keys)
+    fake: type[FakeModel] = FakeModel  # the scripted model (a subclass may route requests its own way)
 
     def run(self, prompt: str, scripts: Sequence[Script], *args: str, cwd: Path | None = None) -> Outcome:
-        with FakeModel(scripts) as model:
+        with self.fake(scripts) as model:
             cl.write_codex_config(self.home, model.base_url, self.root, self.config)
             env = cl.codex_env(self.home, self.state_dir)
             command = [str(self.clients.codex), "exec", "--json", "--dangerously-bypass-hook-trust"]

@@ -35,10 +35,20 @@ OPENCODE_FILES: dict[str, str] = {
     "README.md": "# The fixture\n",
 }
 OPENCODE_MARKERS = (*MARKERS, "JX-TOOLS-AGENTS")
-FILE_OF_MARKER = {**FILE_OF, "JX-TOOLS-AGENTS": "tools/AGENTS.md"}
+# A file the project pins (`[pin] paths`): sent at every start, after every compaction, to every sub-agent.
+PINNED: dict[str, str] = {
+    ".jitctx.toml": '[pin]\npaths = ["docs/PINNED.md"]\n',
+    "docs/PINNED.md": "# Pinned\n\nJX-PINNED: name every public function in the changelog.\n",
+}
+FILE_OF_MARKER = {**FILE_OF, "JX-TOOLS-AGENTS": "tools/AGENTS.md", "JX-PINNED": "docs/PINNED.md"}
 
 
-def config(base_url: str) -> dict[str, Any]:
+def config(
+    base_url: str, limit: Mapping[str, int] | None = None, extra: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The client's config: the fake as its one model (`limit`: the model's `{context, output}` tokens,
+    past which OpenCode compacts; none by default), and `extra` top-level keys."""
+    model: dict[str, Any] = {"name": "m", "tool_call": True, **({"limit": dict(limit)} if limit else {})}
     return {
         "$schema": "https://opencode.ai/config.json",
         "provider": {
@@ -46,21 +56,29 @@ def config(base_url: str) -> dict[str, Any]:
                 "npm": "@ai-sdk/openai-compatible",
                 "name": "e2e",
                 "options": {"baseURL": f"{base_url}/v1", "apiKey": "sk-e2e-fake"},
-                "models": {"m": {"name": "m", "tool_call": True}},
+                "models": {"m": model},
             }
         },
         "model": MODEL,
         "small_model": MODEL,
         "autoupdate": False,
         "share": "disabled",
+        **(extra or {}),
     }
 
 
-def opencode_env(home: Path, state_dir: Path, base_url: str, cwd: Path) -> dict[str, str]:
+def opencode_env(
+    home: Path,
+    state_dir: Path,
+    base_url: str,
+    cwd: Path,
+    limit: Mapping[str, int] | None = None,
+    extra: Mapping[str, Any] | None = None,
+) -> dict[str, str]:
     env = cl.base_env(home, state_dir)
     env.update(
         PWD=str(cwd),
-        OPENCODE_CONFIG_CONTENT=json.dumps(config(base_url)),
+        OPENCODE_CONFIG_CONTENT=json.dumps(config(base_url, limit, extra)),
         OPENCODE_DISABLE_MODELS_FETCH="1",
         OPENCODE_DISABLE_AUTOUPDATE="1",
         OPENCODE_DISABLE_SHARE="1",
@@ -85,17 +103,37 @@ class OpenCodeHarness(Harness):
 
     agent = "opencode"
     files = OPENCODE_FILES
-    markers = OPENCODE_MARKERS
+    markers: Sequence[str] = OPENCODE_MARKERS
 
-    def __init__(self, clients: cl.Clients, tmp_path: Path, *install: str, hold: bool = True) -> None:
+    def __init__(
+        self,
+        clients: cl.Clients,
+        tmp_path: Path,
+        *install: str,
+        hold: bool = True,
+        files: Mapping[str, str] | None = None,
+    ) -> None:
+        """`files`: more files in the fixture repository (their markers join the diagnosis)."""
+        if files:
+            self.files = {**OPENCODE_FILES, **files}
+            self.markers = (*OPENCODE_MARKERS, *(m for m, path in FILE_OF_MARKER.items() if path in files))
         super().__init__(clients, tmp_path, *install, hold=hold)
         for folder in (self.root / ".opencode", self.home / ".config" / "opencode"):
             seed_config_folder(folder)
 
-    def run(self, prompt: str, scripts: Sequence[Script], *args: str, cwd: Path | None = None) -> Outcome:
+    def run(
+        self,
+        prompt: str,
+        scripts: Sequence[Script],
+        *args: str,
+        cwd: Path | None = None,
+        limit: Mapping[str, int] | None = None,
+        extra: Mapping[str, Any] | None = None,
+    ) -> Outcome:
+        """`limit` and `extra`: the model's token limits and more config (`config`)."""
         where = cwd or self.root
         with FakeModel(scripts) as model:
-            env = opencode_env(self.home, self.state_dir, model.base_url, where)
+            env = opencode_env(self.home, self.state_dir, model.base_url, where, limit, extra)
             command = [str(self.clients.opencode), "run", "-m", MODEL, "--format", "json", *args, prompt]
             run = cl.run_client(command, where, env)
         return self._finish(run, model)
@@ -107,7 +145,7 @@ class OpenCodeHarness(Harness):
             except ValueError:
                 continue
             if isinstance(event, dict) and isinstance(event.get("sessionID"), str):
-                return event["sessionID"]
+                return str(event["sessionID"])
         return None
 
 
@@ -153,12 +191,22 @@ def deliveries(body: Mapping[str, Any], marker: str) -> list[Delivery]:
     return [_route(kind, text, m.start()) for kind, text in _chunks(body) for m in pattern.finditer(text)]
 
 
-def expect(outcome: Outcome, marker: str, route: str | None = None, times: int = 1) -> None:
-    """`marker` reached the main thread's model exactly `times` times, every time by `route`."""
-    body = outcome.last()
+def expect(
+    outcome: Outcome,
+    marker: str,
+    route: str | None = None,
+    times: int = 1,
+    script: str = "main",
+    body: Mapping[str, Any] | None = None,
+    which: str = "",
+) -> None:
+    """`marker` reached the model exactly `times` times, every time by `route`: in the last request of
+    `script`'s thread, or in request `body` (named `which`)."""
+    if body is None:
+        body, which = outcome.last(script), f"the last {script!r} request"
     found = deliveries(body, marker)
     assert len(found) == times and all(route in (None, d.route) for d in found), (
-        f"{marker} ({FILE_OF_MARKER.get(marker)}) in the last request: "
+        f"{marker} ({FILE_OF_MARKER.get(marker)}) in {which or 'the request'}: "
         f"expected {times}x via {route or 'any'}, "
         f"got {[str(d) for d in found]}\n{summary(body, outcome.markers)}\n{outcome.diagnose()}"
     )

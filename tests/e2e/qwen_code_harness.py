@@ -58,11 +58,16 @@ QWEN_MARKERS = (
     "JX-OUTSIDE-CLAUDE",
     "JX-OUTSIDE-QWEN",
 )
+# A file the project pins (`[pin] paths`): sent at every start, after every compaction, to every sub-agent.
+PINNED: dict[str, str] = {
+    ".jitctx.toml": '[pin]\npaths = ["docs/PINNED.md"]\n',
+    "docs/PINNED.md": "# Pinned\n\nJX-PINNED: name every public function in the changelog.\n",
+}
 FILE_OF = {
     marker: path
-    for files in (QWEN_FILES, OUTSIDE_FILES)
+    for files in (QWEN_FILES, OUTSIDE_FILES, PINNED)
     for path, text in files.items()
-    for marker in QWEN_MARKERS
+    for marker in (*QWEN_MARKERS, "JX-PINNED")
     if marker in text
 }
 
@@ -147,11 +152,16 @@ class QwenOutcome(Outcome):
     """An outcome read with Qwen Code's routes."""
 
     def expect(self, marker: str, route: str | None = None, times: int = 1, script: str = "main") -> None:
-        body = self.last(script)
+        self.expect_in(self.last(script), marker, route, times, f"the last {script!r} request")
+
+    def expect_in(
+        self, body: dict[str, Any], marker: str, route: str | None = None, times: int = 1, which: str = ""
+    ) -> None:
+        """`marker` reached the model in request `body` exactly `times` times, each by `route`."""
         found = qwen_deliveries(body, marker)
         wanted = f"{times}x via {route or 'any route'}"
         assert len(found) == times and all(route in (None, d.route) for d in found), (
-            f"{marker} ({FILE_OF[marker]}) in the last {script!r} request: expected {wanted}, "
+            f"{marker} ({FILE_OF[marker]}) in {which or 'the request'}: expected {wanted}, "
             f"got {len(found)}x {[str(d) for d in found]}\n{self.diagnose(body)}"
         )
 
@@ -171,16 +181,39 @@ class QwenHarness(Harness):
 
     agent = "qwen-code"
     files = QWEN_FILES
-    markers = QWEN_MARKERS
+    markers: Sequence[str] = QWEN_MARKERS
 
-    def __init__(self, clients: cl.Clients, tmp_path: Path, *install: str, hold: bool = True) -> None:
+    def __init__(
+        self,
+        clients: cl.Clients,
+        tmp_path: Path,
+        *install: str,
+        hold: bool = True,
+        files: Mapping[str, str] | None = None,
+        settings: Mapping[str, Any] | None = None,
+    ) -> None:
+        """`files`: more files in the fixture repository (their markers join the diagnosis); `settings`:
+        the project's `.qwen/settings.json` before `jitctx install` adds its hooks to it."""
+        if files or settings:
+            more = {**(files or {}), **({".qwen/settings.json": json.dumps(settings)} if settings else {})}
+            self.files = {**QWEN_FILES, **more}
+            self.markers = (*QWEN_MARKERS, *(m for m, path in FILE_OF.items() if path in more))
         super().__init__(clients, tmp_path, *install, hold=hold)
         for name, text in OUTSIDE_FILES.items():
             (self.root.parent / name).write_text(text, encoding="utf-8")
         write_qwen_settings(self.home)
 
-    def run(self, prompt: str, scripts: Sequence[Script], *args: str, cwd: Path | None = None) -> QwenOutcome:
-        with FakeModel(scripts) as model:
+    def run(
+        self,
+        prompt: str,
+        scripts: Sequence[Script],
+        *args: str,
+        cwd: Path | None = None,
+        side_tokens: int | None = None,
+    ) -> QwenOutcome:
+        """`side_tokens`: the prompt size the replies to side requests (a compaction's summary) report."""
+        fake = FakeModel(scripts) if side_tokens is None else FakeModel(scripts, side_tokens=side_tokens)
+        with fake as model:
             env = qwen_env(self.home, self.state_dir, model.base_url)
             command = [str(self.clients.qwen), "-p", prompt, "--yolo", "--auth-type", "openai"]
             command += ["--output-format", "json", *args]

@@ -56,7 +56,9 @@ def expect_start(outcome: CopilotOutcome) -> None:
 def test_the_hooks_are_installed_in_the_repository_settings(copilot: CopilotHarness) -> None:
     settings = json.loads((copilot.root / ".github/copilot/settings.json").read_text(encoding="utf-8"))
     hooks = settings["hooks"]
-    assert set(hooks) == {"sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse"}, hooks
+    assert set(hooks) == {
+        "sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse", "preCompact", "subagentStart",
+    }, hooks  # fmt: skip
     handlers = [h for groups in hooks.values() for group in groups for h in group["hooks"]]
     assert all("jitctx hook copilot-cli" in h["command"] for h in handlers), handlers
     assert all(1 <= h["timeout"] <= 600 for h in handlers), "timeouts are in seconds"

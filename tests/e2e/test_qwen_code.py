@@ -20,7 +20,7 @@ import pytest
 from tests.e2e import clients as cl
 from tests.e2e.fake_api import Call, Script
 from tests.e2e.harness import holds
-from tests.e2e.qwen_code_harness import QwenHarness, QwenOutcome
+from tests.e2e.qwen_code_harness import PINNED, QwenHarness, QwenOutcome, qwen_deliveries
 
 pytestmark = pytest.mark.e2e
 
@@ -119,10 +119,14 @@ def test_d_nothing_arrives_twice_in_a_multi_step_session(qwen: QwenHarness) -> N
     expect_root(outcome)
 
 
-def test_a_sub_agent_gets_what_applies_in_its_own_context(qwen: QwenHarness) -> None:
+def test_a_sub_agent_gets_what_applies_in_its_own_context(
+    clients: cl.Clients, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
     """A foreground `agent` call reads src/api/users.ts: the sub-agent's own system prompt holds the
-    client's root files; its read brings the root CLAUDE.md (which the SubagentStart answer could not
-    carry) and the src/api files from jitctx, once; the main thread gets none of the sub-agent's."""
+    client's root files; its read brings the root CLAUDE.md and the pinned file (which the SubagentStart
+    answer could not carry) and the src/api files from jitctx, once; the main thread gets none of the
+    sub-agent's, and the pinned file once, at its own start."""
+    qwen = QwenHarness(clients, tmp_path, hold=holds(request), files=PINNED)
     task = "SUBTASK: read the users"
     agent = Call(
         "agent",
@@ -133,13 +137,19 @@ def test_a_sub_agent_gets_what_applies_in_its_own_context(qwen: QwenHarness) -> 
             "run_in_background": False,
         },
     )
-    sub = Script([[read(qwen, "src/api/users.ts")]], name="sub", match=task)
+    sub = Script([[read(qwen, "src/api/users.ts")], [shell("echo done")]], name="sub", match=task)
     outcome = qwen.run("Delegate.", [Script([[agent]]), sub])
     expect_root(outcome, script="sub")
     for marker in ("JX-API-QWEN", "JX-API-AGENTS", "JX-RULE-API"):
         outcome.expect(marker, "hook", script="sub")
         outcome.expect(marker, times=0)
     outcome.expect("JX-QRULE-API", "client", script="sub")
+    for script in ("sub", "main"):
+        outcome.expect("JX-PINNED", "hook", script=script)
+    # In the result of the sub-agent's first call, its read.
+    holding = [m.get("tool_call_id") for m in outcome.last("sub")["messages"] if "JX-PINNED" in str(m)]
+    assert holding == ["call_sub_s0_0"], holding
+    assert [str(d) for d in qwen_deliveries(outcome.last(), "JX-PINNED")] == ["hook(SessionStart)"]
     expect_root(outcome)
 
 

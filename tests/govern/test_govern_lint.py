@@ -253,6 +253,16 @@ def test_routes_and_unknown_keys(tree: Tree) -> None:
     assert report.failed()
 
 
+def test_a_pin_that_names_no_file_is_an_error_at_its_line(tree: Tree) -> None:
+    config = '[pin]\npaths = [\n  "docs/conventions.md",\n  "docs/gone.md",\n  "docs",\n]\n'
+    root = tree({".jitctx.toml": config, "docs/conventions.md": "# Conventions\n", "CLAUDE.md": "# Root\n"})
+    report = lint(root)
+    assert rows(report) == [(".jitctx.toml", 4, "pin-missing"), (".jitctx.toml", 5, "pin-missing")]
+    assert "'docs/gone.md', which does not exist" in report.findings[0].message
+    assert "is a folder" in report.findings[1].message
+    assert report.failed()
+
+
 def test_routes_in_pyproject(tree: Tree) -> None:
     pyproject = (
         '[project]\nname = "x"\n\n[tool.jitctx]\nroutes = [{triggers = ["release"], file = "RELEASE.md"}]\n'

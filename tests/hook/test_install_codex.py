@@ -34,6 +34,7 @@ def test_project_install_writes_codex_hooks_json(project: Path, capsys: pytest.C
             "UserPromptSubmit": [{"hooks": [handler]}],
             "PreToolUse": [{"matcher": "Bash|apply_patch", "hooks": [handler]}],
             "PostToolUse": [{"matcher": "Bash|apply_patch", "hooks": [handler]}],
+            "SubagentStart": [{"hooks": [handler]}],
         }
     }
 
@@ -73,6 +74,7 @@ def test_install_twice_and_uninstall(project: Path, capsys: pytest.CaptureFixtur
         "UserPromptSubmit",
         "PreToolUse",
         "PostToolUse",
+        "SubagentStart",
     ]
     assert main(["install", "codex", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["changed"] is False

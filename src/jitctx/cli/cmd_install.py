@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from jitctx.cli.install_server import ServerChange
+    from jitctx.cli.install_status_line import StatusLineOutcome
     from jitctx.clients.base import Client
     from jitctx.clients.settings_file import Change
 
@@ -75,6 +76,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
             "--warm",
             action="store_true",
             help="command hooks hand their event to a jitctx process that stays up (`jitctx hook --warm`)",
+        )
+        parser.add_argument(
+            "--statusline",
+            action="store_true",
+            help="also set the agent's status line to `jitctx statusline` (claude-code, qwen-code), unless "
+            "you have one (see below)",
         )
     add_json(parser)
 
@@ -179,11 +186,18 @@ class Outcome:
     diff: str
     removed: tuple[Path, ...] = ()  # the settings file and folders uninstall took away (install made them)
     server: ServerChange | None = None  # the MCP server entry, with --transport mcp (and on uninstall)
+    status_line: StatusLineOutcome | None = None  # with --statusline, and on uninstall when it was ours
 
 
 def run(args: argparse.Namespace) -> int:
     if args.agent is None:
         return run_every(args)
+    if getattr(args, "statusline", False) and not client_of(args.agent).status_line_setting:
+        with_one = [c.name for c in _clients() if c.status_line_setting]
+        raise UsageError(
+            f"--statusline is for {', '.join(with_one)}: {client_of(args.agent).title} has no status line "
+            "command jitctx can set"
+        )
     outcome = apply(args)
     if args.json:
         print_json(_document(args, outcome))
@@ -238,15 +252,27 @@ def apply(args: argparse.Namespace) -> Outcome:
     approval_added = install_record.was_added(state, path, "approval")
     changes: list[Change] = []
     server: ServerChange | None = None
+    status: StatusLineOutcome | None = None
+    status_keys = client.status_line_setting
+    with_status_line = command is not None and getattr(args, "statusline", False) and bool(status_keys)
+    theirs = None
+    if with_status_line:
+        from jitctx.cli.install_status_line import users_elsewhere
+        from jitctx.cli.state import user_home
+
+        theirs = users_elsewhere(client, path, project_root(args.root), user_home(), os.environ)
 
     def change(data: dict[str, Any]) -> tuple[dict[str, Any], bool]:
-        nonlocal changes, server
+        nonlocal changes, server, status
         if command is None:
             after, changes = settings.uninstall(data, args.agent)
         else:
             after, changes = settings.install(
                 data, client.entries("mcp" if mcp else "command"), command, args.agent
             )
+        after, status = _status_line(
+            after, status_keys, path, theirs, args.scope, setting=with_status_line, removing=command is None
+        )
         if approving:
             try:
                 after = approve(after)
@@ -278,7 +304,35 @@ def apply(args: argparse.Namespace) -> Outcome:
         entry.fails_closed for entry in client.entries("mcp" if mcp else "command")
     ):
         shown = commands.fail_safe(command)
-    return Outcome(path, shown, tuple(changes), done.changed, done.backup, done.diff, done.removed, server)
+    return Outcome(
+        path, shown, tuple(changes), done.changed, done.backup, done.diff, done.removed, server, status
+    )
+
+
+def _status_line(
+    data: dict[str, Any],
+    keys: tuple[str, ...],
+    path: Path,
+    theirs: tuple[Path, str | None] | None,
+    scope: str,
+    *,
+    setting: bool,
+    removing: bool,
+) -> tuple[dict[str, Any], StatusLineOutcome | None]:
+    """The settings with jitctx's status line (`setting`; not over one of the user's, here or in
+    `theirs`), or without it (`removing`: uninstall takes it away when it is jitctx's)."""
+    from jitctx.cli.install_status_line import StatusLineOutcome, status_line_command
+    from jitctx.clients import status_line
+
+    if not keys or not (setting or removing):
+        return data, None
+    if removing:
+        after, removed = status_line.uninstall(data, keys)
+        return after, None if removed is None else StatusLineOutcome(removed, path)
+    if theirs is not None:
+        return data, StatusLineOutcome(status_line.StatusLineChange(status_line.LEFT, theirs[1]), theirs[0])
+    after, done = status_line.install(data, keys, status_line_command(scope))
+    return after, StatusLineOutcome(done, path)
 
 
 # -- every agent at once: `install` / `uninstall` without a name ---------------------------------------
@@ -422,6 +476,7 @@ def _every_human(
         if run.args is None or run.outcome is None or args.dry_run:
             continue
         notes += _server_notes(run.outcome)
+        notes += _status_line_notes(run.args, run.outcome)
         if run.outcome.changed:
             notes += _written_notes(run.args, run.outcome)
     _say(list(dict.fromkeys(notes)))  # a warning about this machine's jitctx is said once, not per client
@@ -508,6 +563,13 @@ def _document(args: argparse.Namespace, outcome: Outcome) -> dict[str, Any]:
             "backup": str(outcome.server.backup) if outcome.server.backup is not None else None,
             "diff": outcome.server.diff,
         },
+        "status_line": None
+        if outcome.status_line is None
+        else {
+            "action": outcome.status_line.change.action,
+            "command": outcome.status_line.change.command,
+            "settings_path": str(outcome.status_line.path),
+        },
     }
 
 
@@ -522,6 +584,7 @@ def _human(args: argparse.Namespace, outcome: Outcome) -> None:
         if server is not None and server.diff:
             print(server.diff, end="")
         print(f"jitctx: dry run, {path} not written", file=sys.stderr)
+        _say(_status_line_notes(args, outcome))  # a status line of the user's that would be left
         return
     _say(_server_notes(outcome))
     if outcome.changes:
@@ -532,15 +595,30 @@ def _human(args: argparse.Namespace, outcome: Outcome) -> None:
     if not outcome.changed:
         what = "no jitctx hooks to remove" if args.uninstall else "already installed"
         print(f"jitctx: {path}: {what}; file not written", file=sys.stderr)
+        _say(_status_line_notes(args, outcome))
         return
     verb = "removed" if args.uninstall else "installed"
     print(f"jitctx: {verb} hooks for {args.agent} in {path}", file=sys.stderr)
+    _say(_status_line_notes(args, outcome))
     _say(_written_notes(args, outcome))
 
 
 def _say(lines: list[str]) -> None:
     for line in lines:
         print(line, file=sys.stderr)
+
+
+def _status_line_notes(args: argparse.Namespace, outcome: Outcome) -> list[str]:
+    """What happened to the status line: set, left to the user's, or removed."""
+    if outcome.status_line is None:
+        return []
+    from jitctx.cli.install_status_line import notes
+    from jitctx.clients.status_line import REMOVED
+
+    change, path = outcome.status_line
+    if change.action == REMOVED:
+        return [] if args.dry_run else [f"jitctx: status line removed from {path}"]
+    return notes(client_of(args.agent), outcome.status_line, args.scope, args.dry_run)
 
 
 def _server_notes(outcome: Outcome) -> list[str]:

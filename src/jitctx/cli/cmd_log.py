@@ -1,5 +1,6 @@
 """`jitctx log`: the timeline of recorded loads, one line per load (time, reason, file, globs, trigger),
-and of the writes made before their rules (DESIGN §2.11)."""
+and of the writes made before their rules (DESIGN §2.11); with --session, also what is in that session's
+context now (`reports.in_context`, the list `jitctx statusline` counts)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,14 @@ import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from jitctx.cli.common import SCHEMA_VERSION, add_json, count, print_json, table, warn
 from jitctx.cli.state import add_state_dir, readable_events_dir
 from jitctx.errors import UsageError
+
+if TYPE_CHECKING:
+    from jitctx.reports.in_context import InContext
 
 HELP = """\
 Every JIT discovery (hit or miss) and every session start leaves a record in the event log; so do the
@@ -24,27 +28,41 @@ A write made before its rules were in the model's context has a line of its own 
 rules", the file written, and the instruction files that came late); the files sent in the answer to a
 write held back say "held write".
 
+With --session, the timeline is that session's, and a second table follows: the instruction files in
+its context now (since its last compaction, what was sent again), each with its size, when, why and by
+whom it arrived (jitctx, or the client itself). It is the list `jitctx statusline` counts, read from the
+session's saved state (<state dir>/sessions/); --since does not narrow it. --session without an ID
+takes the session recorded last.
+
 examples:
   jitctx log                          # everything recorded
   jitctx log --since 24h              # the last day (also 30m, 7d, 2w, or a date: 2026-08-08)
-  jitctx log --session 61da82e1       # one session (an id or its first characters)
+  jitctx log --session 61da82e1       # one session (an id or its first characters), and its context now
+  jitctx log --session                # the session recorded last
   jitctx log --raw | tail -n 3        # the stored JSON lines
   jitctx log --clear --yes            # delete the log
   jitctx log --state-dir /tmp/st      # a log kept elsewhere (events live in DIR/events/)
 """
 
 
-def add_filters(parser: argparse.ArgumentParser) -> None:
+# `--session` without an ID (log only): the session recorded last.
+LATEST = ""
+
+
+def add_filters(parser: argparse.ArgumentParser, *, latest: bool = False) -> None:
     parser.add_argument(
         "--since",
         metavar="T",
         help="only records at or after T: a date or date-time (UTC), or an age like 30m, 24h, 7d, 2w",
     )
-    parser.add_argument(
-        "--session",
-        metavar="ID",
-        help="only this session: its id, or the first characters of its id (a whole id wins over longer ids)",
+    help_text = (
+        "only this session: its id, or the first characters of its id (a whole id wins over longer ids)"
     )
+    if latest:
+        help_text += "; without ID the session recorded last; shows what is in its context now too"
+        parser.add_argument("--session", metavar="ID", nargs="?", const=LATEST, help=help_text)
+    else:
+        parser.add_argument("--session", metavar="ID", help=help_text)
     add_state_dir(parser)
 
 
@@ -58,7 +76,7 @@ def since_of(args: argparse.Namespace) -> datetime | None:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.epilog = HELP
-    add_filters(parser)
+    add_filters(parser, latest=True)
     parser.add_argument("--raw", action="store_true", help="print the stored JSON lines as they are")
     parser.add_argument("--clear", action="store_true", help="delete the event log (asks first)")
     parser.add_argument("--yes", action="store_true", help="with --clear: do not ask")
@@ -77,10 +95,17 @@ def run(args: argparse.Namespace) -> int:
     since = since_of(args)
     seen = Seen()
     exact = False
-    if args.session:
+    asked = args.session
+    matched: set[str] | None = None  # the ids --session ID names, when read without --since
+    if asked == LATEST:
+        args.session = _latest_session(directory)
+        exact = True
+    elif args.session:
         from jitctx.telemetry.log_reader import prefers_exact, sessions_matching
 
-        exact = prefers_exact(args.session, sessions_matching(directory, since, args.session))
+        ids = sessions_matching(directory, since, args.session)
+        exact = prefers_exact(args.session, ids)
+        matched = ids if since is None else None
     if args.raw:
         _print_raw(directory, since, args, report, seen, exact)
     else:
@@ -92,11 +117,16 @@ def run(args: argparse.Namespace) -> int:
         kept.sort(key=lambda record: record["ts"])  # concurrent writers land a few ms out of order
         loads, writes = timeline(kept), writes_of(kept)
         window = window_json(seen, report, since, args.session)
+        now = None if asked is None else _in_context(directory, args.session, exact, matched)
         if args.json:
             document = {"events_dir": str(directory), "window": window, "loads": loads, "writes": writes}
+            if now is not None:
+                document["in_context"] = _context_document(now)
             print_json({**document, **seen.totals()})
         else:
             _print_timeline(loads, writes, seen, window)
+            if now is not None:
+                _print_context(now)
     report_skips(report, directory, seen.records > 0, args.session, since)
     return 0
 
@@ -346,6 +376,89 @@ def _write_cells(write: dict[str, Any]) -> list[str]:
     ]
 
 
+# -- what is in the session's context now ---------------------------------------------------------------
+
+
+class _Now(NamedTuple):
+    """The context of the session `--session` names, or why there is none to show."""
+
+    session_id: str | None
+    context: InContext | None
+    problem: str | None
+
+
+def _latest_session(directory: Path) -> str | None:
+    """The session of the record written last (`--session` without an ID)."""
+    from jitctx.telemetry.log_tail import newest_record
+
+    newest = newest_record(str(directory))
+    return None if newest is None else str(newest["session_id"])
+
+
+def _in_context(directory: Path, session: str | None, exact: bool, matched: set[str] | None) -> _Now:
+    """What the one session `session` names holds now: its own agent's saved state, every arrival looked
+    up in the whole log (--since does not narrow what a context holds). `matched`: the ids it names, when
+    known already."""
+    from jitctx.reports.in_context import StateUnreadable, in_context
+    from jitctx.telemetry.log_reader import sessions_matching
+    from jitctx.telemetry.log_tail import session_records
+
+    if session is None:
+        return _Now(None, None, "no session is recorded yet")
+    ids = (
+        {session}
+        if exact
+        else (matched if matched is not None else sessions_matching(directory, None, session))
+    )
+    if len(ids) != 1:
+        shown = ", ".join(sorted(ids)[:3]) + (", ..." if len(ids) > 3 else "")
+        problem = f"{count(len(ids), 'session')} start with {session!r} ({shown}): give more of the id"
+        return _Now(None, None, problem if ids else f"no session id starts with {session!r}")
+    (session_id,) = ids
+    newest = next(session_records(str(directory), session_id), None)
+    agent = None if newest is None else newest.get("agent") or newest.get("source")
+    from jitctx.clients import all_clients
+
+    agents = list(dict.fromkeys([*([str(agent)] if agent else []), *all_clients.names()]))
+    try:
+        context = in_context(str(directory.parent), session_id, agents)
+    except StateUnreadable as exc:
+        return _Now(session_id, None, f"its saved state cannot be read ({exc})")
+    if context is None:
+        where = directory.parent / "sessions"
+        return _Now(session_id, None, f"no saved state for it in {where} (its agent's hook keeps one)")
+    return _Now(session_id, context, None)
+
+
+def _context_document(now: _Now) -> dict[str, Any]:
+    from jitctx.reports.in_context import context_json
+
+    return context_json(now.context, now.session_id, now.problem)
+
+
+def _print_context(now: _Now) -> None:
+    from jitctx.reports.in_context import context_rows, human_bytes
+
+    print()
+    context = now.context
+    if context is None:
+        shown = f"session {printable(now.session_id)}: " if now.session_id else ""
+        print(f"in context now: {shown}{printable(now.problem or 'nothing known')}")
+        return
+    parts = [
+        f"in context now: session {printable(context.session_id)} ({printable(context.key)})",
+        f"{count(len(context.files), 'file')}, {human_bytes(context.bytes_carried)}",
+    ]
+    if context.compacted_at:
+        parts.append(f"since the compaction at {clock(context.compacted_at)} UTC")
+    print("; ".join(parts))
+    if not context.files:
+        return
+    print()
+    rows = [[printable(cell) for cell in row] for row in context_rows(context)]
+    print(table(["file", "bytes", "arrived (UTC)", "why", "brought by"], rows, right=[1]))
+
+
 # -- window and skipped lines, shared with `jitctx stats` ---------------------------------------------
 
 
@@ -429,7 +542,7 @@ def how_to_record() -> str:
 
 
 def _clear(args: argparse.Namespace, directory: Path) -> int:
-    if args.since or args.session or args.raw:
+    if args.since or args.session is not None or args.raw:
         raise UsageError(
             "--clear deletes the whole log; it does not combine with --since, --session or --raw"
         )

@@ -53,9 +53,19 @@ commands): each hook process hands its event to a jitctx process of yours that s
 as fast as `python -c pass` plus a socket round trip (see `jitctx hook --help`). Installing without --warm
 takes it away again.
 
+--statusline (claude-code) also sets the agent's status line (`statusLine` in the same settings file) to
+`jitctx statusline`: after every message, one line with the instruction files in the session's context
+now, what they weigh and the last to arrive (see `jitctx statusline --help`). The local and user scopes
+get this installation's jitctx by its absolute path; the project scope `jitctx statusline` from PATH, and
+install notes that every teammate then sees it instead of their own. A status line of yours, in this
+file or in another scope's (which would be shown instead, or hidden behind jitctx's), is left as it is:
+install says where, sets nothing, and still exits 0. Installing without --statusline keeps a status
+line it set; uninstall removes it, and only one that runs `jitctx statusline`.
+
 examples:
   jitctx install --dry-run
   jitctx install claude-code --dry-run
+  jitctx install claude-code --scope local --statusline
   jitctx install claude-code --transport mcp
   jitctx install codex --warm
   jitctx install claude-code --scope user
@@ -63,8 +73,9 @@ examples:
 """
 
 UNINSTALL_HELP = """\
-Removes jitctx's hook entries (commands running `jitctx hook AGENT`) from the agent's settings file and
-nothing else; a matcher group or event left empty by that goes too. The old file is kept in the state
+Removes jitctx's hook entries (commands running `jitctx hook AGENT`), and jitctx's status line (one
+running `jitctx statusline`), from the agent's settings file and nothing else; a matcher group or event
+left empty by that goes too. The old file is kept in the state
 dir, as install does. A settings file that install created and that is left empty (`{}`) is deleted, and
 so is a folder made for it (`.claude/`) when nothing else is in it. Same scopes and paths as `jitctx install`.
 

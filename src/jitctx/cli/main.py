@@ -24,7 +24,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "imports": ("jitctx.cli.cmd_imports", "list and check the @imports of an instruction file"),
     "render": ("jitctx.cli.cmd_render", "print the text an agent would receive"),
-    "log": ("jitctx.cli.cmd_log", "timeline of recorded loads"),
+    "log": ("jitctx.cli.cmd_log", "timeline of recorded loads; with --session, what a context holds now"),
+    "statusline": (
+        "jitctx.cli.cmd_statusline",
+        "one line for an agent's status line: the instruction files in the session's context now",
+    ),
     "stats": ("jitctx.cli.cmd_stats", "statistics of recorded sessions (hit rate, bytes, latency)"),
     "replay": ("jitctx.cli.cmd_replay", "run recorded Claude Code transcripts through JIT discovery"),
     "export": ("jitctx.cli.cmd_export", "send new event records to an OpenTelemetry collector (OTLP/HTTP)"),
@@ -111,6 +115,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         from jitctx.cli.cmd_hook import fast_main
 
         fast = fast_main(args_list[1:])
+        if fast is not None:
+            return fast
+    if args_list[:1] == ["statusline"] and argv is None:
+        # The status line runs after every message of an agent: no parser either.
+        from jitctx.cli.cmd_statusline import fast_main as status_line
+
+        fast = status_line(args_list[1:])
         if fast is not None:
             return fast
     import importlib

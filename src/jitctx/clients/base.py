@@ -64,6 +64,12 @@ class Follower:
         shown goes out (a possible duplicate, never a lost rule)."""
         return None
 
+    def result_text(self, call: Mapping[str, Any]) -> str | None:
+        """The text of the call's result that the model reads, where the client shows an edit's new
+        lines there (an edit tool that echoes the edited file): an edited instruction file whose whole
+        new text is in it arrived with the result. None: the result shows the model no such text."""
+        return None
+
 
 class HookDialect:
     """The client's hook dialect: its events, payloads, tools and answers."""
@@ -179,6 +185,15 @@ class OwnLoading:
         instruction files; `follower` knows the event's release); the hook leaves exactly that to it."""
         return self.profile()
 
+    # Its compaction keeps the user's latest prompt and everything after it (Gemini CLI splits the history
+    # at a user prompt): what arrived in that turn is still in context, and is not sent again.
+    compaction_keeps_turn: bool = False
+
+    def at_subagent_start(self, agent_type: str, own: Profile) -> Profile:
+        """What the client gives a sub-agent of `agent_type` by itself when it starts ("" when the
+        event does not say), from `own` (its `host_profile`): by default what it gives the main agent."""
+        return own
+
     def follower(self, transcript: object, cwd: str, origin_pid: int | None = None) -> Follower:
         """What the client follows by itself in this event (`origin_pid`: a process below the client's,
         the hook's parent, when the transport knows one)."""
@@ -188,6 +203,10 @@ class OwnLoading:
 class EvidenceReader:
     """What the client's own records show: what reached the model, which conversation a fork copied, what
     drifted from jitctx's records. Evidence counts only where the client alone writes it (DESIGN §2.12)."""
+
+    # Does a sub-agent's event name the sub-agent's own transcript (Codex 0.171.0: its own rollout), so
+    # that its records are evidence for its channel? Claude Code's name the main thread's.
+    subagent_transcript: bool = False
 
     def forked_from(self, transcript: object, session_id: str) -> str | None:
         """The session a new session's conversation was copied from, when the client forks sessions."""
@@ -217,6 +236,14 @@ class EvidenceReader:
         it never showed loading. None when the client keeps no transcript jitctx reads."""
         return None
 
+    def compacted(self, transcript: object, since: int) -> bool | None:
+        """After the client's compaction event (kind COMPACT), did it really compact its context since
+        byte `since` of its transcript? A client whose event fires only when it compacts needs no
+        records: None (it did, as far as jitctx can tell). A client whose event fires before every turn,
+        compacting or not, answers from its records: False only where they prove it did not. Cheap: the
+        fast lane asks it before answering a tool call without the engine."""
+        return None
+
     def after_tool_calls(self, context: Any, calls: Sequence[Mapping[str, Any]]) -> None:
         """Telemetry beyond discovery for a tool event (Claude Code's skill uses); never changes the
         answer, and raising here is only logged."""
@@ -238,6 +265,10 @@ class Installer:
     # Are the client's hooks a file of jitctx's own that the client loads (a plugin), at `settings_path`,
     # rather than entries in a settings file? Then `install_file` writes and removes it.
     hooks_file: bool = False
+    # Where the settings file holds the client's status line command, as a path of keys (Claude Code:
+    # `("statusLine",)`); () when it has none. `install --statusline` sets it to `jitctx statusline`
+    # (clients.status_line).
+    status_line_setting: tuple[str, ...] = ()
 
     def settings_path(self, scope: str, root: str, home: str, environ: Mapping[str, str]) -> Path:
         raise NotImplementedError

@@ -23,6 +23,9 @@ BEFORE_TOOL = "before_tool"  # a tool call is about to run: hold back a write wh
 PROMPT = "prompt"  # the user sent a prompt: its `@path`s are touches
 START = "start"  # a session (re)started: startup loading
 SUBAGENT = "subagent"  # a sub-agent started with a fresh context: its own startup loading
+# The client is compacting its context, and its answer to this event reaches no model: what the channel
+# held goes again with the next event whose answer does (a tool result, a prompt).
+COMPACT = "compact"
 HOST_LOAD = "host_load"  # the client reports a file it loaded itself: recorded, never answered
 
 # Claude Code's event names for each kind; other Claude-shaped dialects give their own.
@@ -44,7 +47,18 @@ class HookError(Exception):
 class HookEvent:
     """One event: `name` is the client's own event name (the answer names it), `kind` what it asks."""
 
-    __slots__ = ("calls", "channel", "cwd", "kind", "name", "payload", "prompt", "session_id", "source")
+    __slots__ = (
+        "agent_type",
+        "calls",
+        "channel",
+        "cwd",
+        "kind",
+        "name",
+        "payload",
+        "prompt",
+        "session_id",
+        "source",
+    )
 
     def __init__(
         self,
@@ -58,6 +72,7 @@ class HookEvent:
         calls: list[Mapping[str, Any]] | None = None,
         prompt: str = "",
         source: str = "startup",
+        agent_type: str = "",
     ) -> None:
         self.name = name
         self.kind = kind
@@ -69,6 +84,9 @@ class HookEvent:
         self.calls = calls if calls is not None else []
         self.prompt = prompt
         self.source = source
+        # A SUBAGENT event's sub-agent type, as the client names it ("" when it does not say): what the
+        # client gives the sub-agent by itself may depend on it (`OwnLoading.at_subagent_start`).
+        self.agent_type = agent_type
 
     @property
     def transcript(self) -> object:
@@ -129,8 +147,11 @@ def parse_claude_shaped(
     elif kind == START:
         source = payload.get("source")
         event.source = source if isinstance(source, str) else "startup"
-    elif kind == SUBAGENT and channel == "main":
-        raise HookError(f"{name} event has no 'agent_id' string")
+    elif kind == SUBAGENT:
+        if channel == "main":
+            raise HookError(f"{name} event has no 'agent_id' string")
+        agent_type = payload.get("agent_type")
+        event.agent_type = agent_type if isinstance(agent_type, str) else ""
     return event
 
 

@@ -70,22 +70,25 @@ def is_guarded(command: str) -> bool:
 def is_jitctx_command(command: object, agent: str) -> bool:
     """Is this a command that runs `jitctx hook AGENT` (as `jitctx ...` or `python -m jitctx ...`), bare
     or guarded?"""
+    return isinstance(command, str) and runs_jitctx(unguard(command), "hook", agent)
+
+
+def runs_jitctx(command: str, *args: str) -> bool:
+    """Does this command run `jitctx ARGS...` (the program by name or path, `python -m jitctx`, or after
+    `env A=1`), and not merely name it (`echo jitctx hook ...`)?"""
     import shlex  # settings.py is imported on the hook path for HookEntry; keep that cheap
 
-    if not isinstance(command, str):
-        return False
-    command = unguard(command)
     try:
         words = shlex.split(command)
     except ValueError:
         words = command.split()
-    for index in range(len(words) - 2):
-        if words[index + 1 : index + 3] != ["hook", agent]:
+    wanted = list(args)
+    for index in range(len(words) - len(wanted)):
+        if words[index + 1 : index + 1 + len(wanted)] != wanted:
             continue
         if os.path.basename(words[index]) not in ("jitctx", "jitctx.exe"):
             continue
         before = words[:index]
-        # The program itself, `python -m jitctx`, or `env A=1 jitctx`; not `echo jitctx hook ...`.
         if (before and before[-1] == "-m") or all(w == "env" or _ASSIGNMENT.match(w) for w in before):
             return True
     return False

@@ -8,7 +8,12 @@ it ships, from the user's own sessions, rather than in a table of what each rele
 
 from __future__ import annotations
 
+import os
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+
+from jitctx.clients.evidence_paths import PathResolver
 
 CLIENT_ROUTE, JITCTX_ROUTE = "client", "jitctx"
 
@@ -73,3 +78,47 @@ class SessionDrift:
     def release(self) -> str | None:
         """The newest release that wrote the transcript (a resumed session may carry several)."""
         return self.releases[-1] if self.releases else None
+
+
+# -- shared by the clients' transcript readers: jitctx's blocks, and arrivals by file and version --------
+
+_BLOCK_HEADS = ("Updated contents of ", "Contents of ")
+
+
+def file_arrivals(arrivals: Mapping[tuple[str, str], list[Arrival]]) -> tuple[FileArrivals, ...]:
+    """Each file's arrivals, by version (the text that arrived), files in path order."""
+    from jitctx.short_digest import short_digest
+
+    versions: dict[str, list[VersionArrivals]] = {}
+    for (path, text), seen in arrivals.items():
+        digest = short_digest(text.encode("utf-8", "surrogatepass"))[:12]
+        versions.setdefault(path, []).append(VersionArrivals(digest, tuple(seen)))
+    return tuple(FileArrivals(path, tuple(versions[path])) for path in sorted(versions))
+
+
+# A block of jitctx's (hook.context.render_block) starts a line.
+_BLOCK_START = re.compile(r"^(?=(?:Updated contents|Contents) of )", re.MULTILINE)
+
+
+def jitctx_blocks(text: str) -> list[tuple[str, str]]:
+    """The (header, body) of each block of one of jitctx's answers, told apart by their headers."""
+    found = []
+    for chunk in _BLOCK_START.split(text):
+        header, sep, body = chunk.partition(":\n\n")
+        if sep and "\n" not in header:
+            found.append((header, body.strip()))
+    return found
+
+
+def block_path(header: str, root: str, paths: PathResolver | None = None) -> str | None:
+    """The file (real absolute path) a jitctx block's header names: `Contents of DISPLAY (why)`, DISPLAY
+    relative to the root or absolute. A DISPLAY holding ` (` is told from the reason by the file that
+    exists; None for a header of another shape."""
+    rest = next((header[len(head) :] for head in _BLOCK_HEADS if header.startswith(head)), None)
+    if rest is None or not rest.endswith(")"):
+        return None
+    cuts = [index for index in range(len(rest)) if rest.startswith(" (", index)]
+    if not cuts:
+        return None
+    found = [os.path.join(root, rest[:cut]) for cut in cuts]
+    return (paths or PathResolver()).real(next((path for path in found if os.path.isfile(path)), found[0]))

@@ -13,16 +13,35 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from jitctx.discovery.chains import chain_down, scope_path
-from jitctx.discovery.resolve import resolve
+from jitctx.discovery.resolve import load, resolve
 from jitctx.discovery.signals import collect_signals
 from jitctx.discovery.state import ChannelState, Pass
 from jitctx.model import Load, LoadReason, Scope, Startup
 from jitctx.paths import is_inside, relative_posix
-from jitctx.project import Candidate
+from jitctx.project import Candidate, Project
 from jitctx.scope import scope_matches
 
 if TYPE_CHECKING:
     from jitctx.discovery.session import Session
+
+
+def load_pinned(project: Project, candidate: Candidate, state: ChannelState, work: Pass) -> None:
+    """A file of `[pin] paths` loads at every start whatever its scope says: the config keeps it in
+    context. One that cannot be read is a warning, never a stop."""
+    if candidate.path in state.loaded:
+        return
+    outcome = project.read(candidate)
+    if outcome is None:
+        work.warnings.append(f"[pin] {relative_posix(candidate.path, project.root)}: no such file")
+        return
+    if outcome.skip is not None or outcome.file is None:
+        why = outcome.skip.why if outcome.skip is not None else "unreadable"
+        work.warnings.append(f"[pin] {relative_posix(candidate.path, project.root)}: {why}")
+        return
+    before = len(work.loads)
+    load(project, candidate, outcome.file, state, work, LoadReason.SESSION_START, "[pin]")
+    if len(work.loads) > before:
+        work.loads[before] = replace(work.loads[before], pinned=True)
 
 
 def load_startup(session: Session, channel: str, left_to_host: Callable[[Load], bool] | None) -> Startup:
@@ -56,6 +75,8 @@ def load_startup(session: Session, channel: str, left_to_host: Callable[[Load], 
     for directory in chain:
         for candidate in project.local_candidates(directory):
             resolve(project, candidate, state, work, reason, match_signals)
+    for candidate in project.pinned_candidates():
+        load_pinned(project, candidate, state, work)
     for changed in signals.changed:
         real = os.path.realpath(os.path.join(project.root, *changed.split("/")))
         before = len(work.loads)
@@ -67,7 +88,8 @@ def load_startup(session: Session, channel: str, left_to_host: Callable[[Load], 
         ]
     state.started = True
     if left_to_host is not None:
-        later = {load.file.path for load in work.loads if left_to_host(load)}
+        # A pinned file is in context from the start, not when the host would come to it.
+        later = {load.file.path for load in work.loads if not load.pinned and left_to_host(load)}
         for path in later:
             state.forget(path)
         work.loads[:] = [load for load in work.loads if load.file.path not in later]

@@ -61,6 +61,10 @@ class ChannelState:
     # it with the results of the batch the held call was in): another write of that batch which they
     # govern is held too, though they count as loaded.
     unseen_holds: set[str] = field(default_factory=set)
+    # Files that arrived since the user's latest prompt (or the start answer the prompt carries), for a
+    # client whose compaction keeps that turn whole (`OwnLoading.compaction_keeps_turn`): not sent again.
+    turn: set[str] = field(default_factory=set)
+    turn_from_start: bool = False  # `turn` holds a start answer that the next prompt carries
     # Bumped by every add and drop (after construction, `loaded` changes through them only), so that a
     # count over `loaded` is kept until it changes (`held_among`).
     revision: int = field(default=0, init=False, compare=False)
@@ -161,6 +165,8 @@ def channels_to_json(channels: dict[str, ChannelState]) -> dict[str, Any]:
             ),
             **({"held_writes": sorted(state.held_writes)} if state.held_writes else {}),
             **({"unseen_holds": sorted(state.unseen_holds)} if state.unseen_holds else {}),
+            **({"turn": sorted(state.turn)} if state.turn else {}),
+            **({"turn_from_start": True} if state.turn_from_start else {}),
         }
         for name, state in channels.items()
     }
@@ -208,6 +214,8 @@ def channels_from_json(
         }
         state.held_writes = _paths(raw, "held_writes")  # states written before holding have none
         state.unseen_holds = _paths(raw, "unseen_holds")
+        state.turn = _paths(raw, "turn")
+        state.turn_from_start = raw.get("turn_from_start") is True
         restored[str(name)] = state
     return restored
 

@@ -248,6 +248,13 @@ _RULES = (
         "The agent is told to read a file that is not there. Fix [[routes]] file in the config.",
     ),
     Rule(
+        "pin-missing",
+        Severity.ERROR,
+        "[pin] paths names a file that does not exist",
+        "A pinned file is meant to stay in every agent's context; a wrong path pins nothing. Fix [pin] "
+        "paths in the config.",
+    ),
+    Rule(
         "config-unknown-key",
         Severity.WARNING,
         "the config has a key jitctx does not know",

@@ -255,6 +255,20 @@ def config_findings(config: Config, root: str) -> list[Finding]:
                 "fix routes.file (relative to the project root) or create the file",
             )
         )
+    for pinned in config.pinned:
+        target = os.path.join(root, *pinned.split("/"))
+        if os.path.isfile(target):
+            continue
+        why = "is a folder, not a file" if os.path.isdir(target) else "does not exist"
+        found.append(
+            finding(
+                "pin-missing",
+                shown,
+                _line_of(lines, rf"""["']\.?/?{re.escape(pinned)}["']"""),
+                f"[pin] paths names '{pinned}', which {why}: nothing is pinned in its place",
+                "fix the path (relative to the project root) or remove it from [pin] paths",
+            )
+        )
     return found
 
 

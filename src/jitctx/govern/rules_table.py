@@ -119,13 +119,25 @@ def rules_table(
             files.setdefault(file.path, file)
         for skip in skips:
             skipped.setdefault(skip.path, skip)
+    # `[pin] paths`: files the config keeps in context, whatever their name; no agent reads them by
+    # itself, the hook sends them at start.
+    pinned: set[str] = set()
+    for candidate in base.pinned_candidates():
+        outcome = base.read(candidate)
+        if outcome is not None and outcome.file is not None:
+            pinned.add(candidate.path)
+            files.setdefault(candidate.path, outcome.file)
+            read_by[every.name].setdefault(candidate.path, outcome.file)
     twins = twin_groups(files, lambda path: files[path].text)
     counter = GlobCounter(repo_paths)
     known = (every, *profiles)
 
     # Each file as it declares itself (the profile reading every format), and the folder it belongs to.
     declared_as = {path: read_by[every.name].get(path, file) for path, file in files.items()}
-    folders = {path: owner_folder(declared, known) for path, declared in declared_as.items()}
+    folders = {
+        path: "" if path in pinned else owner_folder(declared, known)
+        for path, declared in declared_as.items()
+    }
 
     def read(profile: Profile, path: str) -> Reading:
         declared = declared_as[path]
@@ -167,7 +179,7 @@ def rules_table(
         rows.append(
             RuleRow(
                 path=declared.display,
-                format=format_of(declared, known),
+                format="[pin]" if path in pinned else format_of(declared, known),
                 scope=scope_kind(declared),
                 globs=_row_counts(_counts(declared, folder, counter), readings),
                 bytes=declared.body_bytes,

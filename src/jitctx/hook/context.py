@@ -34,6 +34,8 @@ def why(load: Load) -> str:
     if reason is LoadReason.PATH_GLOB_MATCH:
         globs = ", ".join(load.globs) or "its scope"
         return f"{globs} matches {trigger}" if trigger else f"scope {globs}"
+    if load.pinned:
+        return "pinned by the project's config: keep it in mind throughout"
     if reason is LoadReason.SESSION_START:
         return f"session start, {trigger}" if trigger else "session start"
     return f"applies to {trigger}" if trigger else "applies here"

@@ -30,9 +30,10 @@ ROUTES = (CLIENT, JITCTX, NONE)
 # Why, as data (the engine applies some of them, records name them): the client holds it by prediction
 # (HELD), because the call's result showed it (SHOWN), because its records show the new text (NEW_TEXT),
 # or will bring it at its next read after a shell wrote it (AFTER_SHELL); jitctx sends it (SENT, UPDATED,
-# OVERDUE); nobody does, as the model has it (IN_RECORDS, TWIN) or the config says so (SKIPPED).
+# OVERDUE, PINNED: `[pin] paths` keeps it in context); nobody does, as the model has it (IN_RECORDS,
+# TWIN) or the config says so (SKIPPED).
 HELD, SHOWN, NEW_TEXT, AFTER_SHELL = "held", "shown", "new_text", "after_shell"
-SENT, UPDATED, OVERDUE = "sent", "updated", "overdue"
+SENT, UPDATED, OVERDUE, PINNED = "sent", "updated", "overdue", "pinned"
 IN_RECORDS, TWIN, SKIPPED = "in_records", "twin", "skipped"
 
 
@@ -83,6 +84,7 @@ class Found(NamedTuple):
     followed: bool  # the client follows the call that touched the path (loads nested files itself)
     shown: frozenset[str] | None  # real paths the call's result showed the client loading; None: no word
     written: bool  # the call wrote this very file, and the client keeps it as an edit, not instructions
+    result: str | None = None  # the result of the call that wrote this file, as the model reads it
 
 
 class Held(NamedTuple):
@@ -140,6 +142,9 @@ def decide_touch(
     parents: set[str] = set()
     for one in found:
         load = one.load
+        if load.updated and one.result is not None and _shows_whole(one.result, load.file.text):
+            verdicts.append(Verdict(load, CLIENT, SHOWN, "the edit's own result shows its whole new text"))
+            continue
         if one.written:
             candidates.append(load)
             continue
@@ -168,6 +173,17 @@ def decide_touch(
         for v in _last_filters(candidates, skipped, held)
     )
     return _in_order([*overdue, *(one.load for one in found)], verdicts)
+
+
+def _shows_whole(result: str, text: str) -> bool:
+    """Does an edit's result show the model the whole new text of the file (its non-blank lines, in
+    order, together)? A snippet of a longer file does not: the rest goes out as the new version."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if not lines:
+        return False
+    shown = [line.strip() for line in result.splitlines() if line.strip()]
+    first, size = lines[0], len(lines)
+    return any(shown[i : i + size] == lines for i, line in enumerate(shown) if line == first)
 
 
 _OVERDUE = "left to the client after an earlier call; its records do not show it arriving"
@@ -278,11 +294,19 @@ def _last_filters(
             verdicts.append(
                 Verdict(load, JITCTX, UPDATED, "changed since it arrived: jitctx sends the new text")
             )
+        elif load.pinned:
+            verdicts.append(Verdict(load, JITCTX, PINNED, _PINNED))
         else:
             verdicts.append(
                 Verdict(load, JITCTX, SENT, "the client does not load it itself: jitctx sends it")
             )
     return verdicts
+
+
+_PINNED = (
+    "pinned in the project's config ([pin] paths): jitctx sends it at every start, after every "
+    "compaction, to every sub-agent"
+)
 
 
 def _in_order(loads: Sequence[Load], verdicts: Sequence[Verdict]) -> list[Verdict]:

@@ -12,13 +12,14 @@ turns that into a logged problem and `{}`.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from jitctx.clients.event import (
     BEFORE_TOOL,
+    COMPACT,
     HOST_LOAD,
     PROMPT,
     START,
@@ -28,6 +29,7 @@ from jitctx.clients.event import (
     HookEvent,
     text_field,
 )
+from jitctx.discovery.quick import state_file_name
 from jitctx.hook.context import CONTEXT_LIMIT, dropped_notes, mentions
 from jitctx.hook.log import log_problem
 from jitctx.hook.session_place import DISCOVERY_PROFILE, key_of, root_markers, saved_start
@@ -112,7 +114,12 @@ class Engine:
                 follower, event.transcript, event.cwd, self.client.tools(), self.client.writes()
             )
             for call in calls:
-                touched.add_call(call["tool_name"], call["tool_input"], follower.shown_loaded(call))
+                touched.add_call(
+                    call["tool_name"],
+                    call["tool_input"],
+                    follower.shown_loaded(call),
+                    follower.result_text(call),
+                )
             return self._discover(event, touched)
         if event.kind == BEFORE_TOOL:
             return self._before_tool(event)
@@ -124,6 +131,8 @@ class Engine:
             return self._session_start(event)
         if event.kind == SUBAGENT:
             return self._subagent_start(event)
+        if event.kind == COMPACT:
+            return self._compacting(event)
         raise HookError(f"hook event {event.name!r} is accepted but has no handler")  # pragma: no cover
 
     # -- events ----------------------------------------------------------------------------------------
@@ -145,9 +154,10 @@ class Engine:
     def _context(self, event: HookEvent, fresh: bool = False) -> EventContext:
         from jitctx.hook.event_context import EventContext
 
+        subagent_type = event.agent_type if event.kind == SUBAGENT else None
         return EventContext(
             self, event.session_id, event.cwd, fresh=fresh, transcript=event.transcript,
-            follower=self._follower(event),
+            follower=self._follower(event), subagent_type=subagent_type,
         )  # fmt: skip
 
     def _session_start(self, event: HookEvent) -> Answer:
@@ -162,18 +172,13 @@ class Engine:
         if fresh:
             context.store.delete(context.key)
             context.forget_start_resent()
+            context.forget_compaction()
         with context.open() as opened:
             session = opened.session
             if opened.new:
                 loads = context.start(session)
             elif source == "compact":
-                # Compaction drops what was added during the session; the client reloads only its startup
-                # files, so everything else the session held goes out again (and nothing is owed).
-                for state in session.channels.values():
-                    state.expected.clear()
-                    state.unseen_holds.clear()  # the compacted context is sent again whole
-                loads = session.after_compaction(host_reloads=context.host_files.at_startup)
-                context.log_startup(session, loads, signals=("compact",))
+                loads = self._again_after_compaction(session, context)
             elif (
                 source == "resume"
                 and self.client.resume_drops_start
@@ -181,12 +186,46 @@ class Engine:
             ):
                 loads = self._start_again(session, context)
                 context.log_startup(session, loads, signals=("resume",))
+                self._note_turn(session, "main", START, loads)
                 answer = self._hand_over(self.client.render(event.name, context.fit(loads)))
                 context.note_start_resent()
                 return answer
             else:
                 loads = []  # a resumed conversation still holds what we sent before
+            self._note_turn(session, "main", START, loads)
             return self._hand_over(self.client.render(event.name, context.fit(loads)))
+
+    def _compacting(self, event: HookEvent) -> Answer:
+        """The client compacts its context (or, for some clients, may be about to) and gives this
+        event's answer to no model: the session is marked, and the next event whose answer reaches the
+        model carries what it held, once the client's records do not prove there was no compaction."""
+        if event.channel != "main":
+            return {}  # a sub-agent's own compaction: its channel's next start brings its files
+        from jitctx.hook.compaction_mark import leave_mark
+
+        sessions = str(self.env.state_dir / "sessions")
+        key = session_key(self, event)
+        if os.path.lexists(os.path.join(sessions, state_file_name(key))):
+            leave_mark(sessions, key, event.transcript)
+        return {}  # nothing sent in this context yet: nothing to send again
+
+    def _again_after_compaction(self, session: Session, context: EventContext) -> list[Load]:
+        """Compaction drops what was added during the session; the client reloads only its startup
+        files, so everything else the session held goes out again (and nothing is owed). A client whose
+        compaction keeps the latest turn still holds what arrived in it."""
+        for state in session.channels.values():
+            state.expected.clear()
+            state.unseen_holds.clear()  # the compacted context is sent again whole
+        main = session.channels.get("main")
+        kept = main.turn if main is not None and self.client.compaction_keeps_turn else set()
+
+        def host_reloads(file: InstructionFile) -> bool:
+            return file.path in kept or context.host_files.at_startup(file)
+
+        loads = session.after_compaction(host_reloads=host_reloads)
+        context.log_startup(session, loads, signals=("compact",))
+        context.forget_compaction()
+        return loads
 
     @staticmethod
     def _start_again(session: Session, context: EventContext) -> list[Load]:
@@ -212,21 +251,29 @@ class Engine:
             session = opened.session
             if session.started_in(event.channel):
                 return self._hand_over({})  # the same sub-agent again (a resumed one) holds them
-            loads = context.start(session, event.channel)
+            # A forked sub-agent holds a copy of the parent's conversation: its own transcript shows it.
+            evidence = self.transcript(event) if self.client.subagent_transcript else None
+            loads = context.start(session, event.channel, evidence=evidence)
             return self._hand_over(self.client.render(event.name, context.fit(loads)))
 
     def _discover(self, event: HookEvent, touched: Touched) -> Answer:
-        if not touched.paths:
+        channel = event.channel
+        main = channel == "main"
+        # After a compaction the client answered nowhere, this event carries what the session held.
+        due = main and self._compaction_due(event)
+        # A prompt begins a turn that a client's compaction may keep: the session notes it.
+        new_turn = main and event.kind == PROMPT and self.client.compaction_keeps_turn
+        if not touched.paths and not due and not new_turn:
             # Nothing touched: answered without opening the session (most shell calls land here). A
             # session that has not started yet starts with the next event that touches a path.
             return {}
         from jitctx.discovery.session import merge_discoveries
         from jitctx.hook.decide import AFTER_SHELL, CLIENT, HELD, NEW_TEXT, SHOWN, Found, decide_touch, sent
 
-        channel = event.channel
-        main = channel == "main"
         context = self._context(event)
         transcript = self.transcript(event)
+        # Whose records the event's transcript is: the main thread's, or a sub-agent's own.
+        own_records = main or self.client.subagent_transcript
         with context.open() as opened:
             session = opened.session
             loads: list[Load] = []
@@ -234,6 +281,15 @@ class Engine:
                 # A session first seen at a tool call may be a conversation carried on (a fork whose
                 # release names no parent): what its transcript holds already is not sent again.
                 loads = context.start(session, evidence=transcript)
+            elif due:
+                loads = self._again_after_compaction(session, context)
+            elif not main and not session.started_in(channel):
+                # A sub-agent whose start the client reported nowhere (or whose start answer reaches no
+                # model): its first tool call brings what its start would have.
+                loads = context.start(session, channel)
+            if not touched.paths:
+                self._note_turn(session, channel, event.kind, loads)
+                return self._hand_over(self.client.render(event.name, context.fit(loads)))
             # Paths the client follows itself go first: in a batch, a Write and a shell read of one
             # directory leave its CLAUDE.md to the client, whichever call came first. Among those alike,
             # written paths first, so that a write's record names the rules that came after it even when
@@ -250,6 +306,7 @@ class Engine:
                     touched.followed[path],
                     touched.shown.get(path),
                     os.path.realpath(load.file.path) in touched.written,
+                    touched.results.get(os.path.realpath(load.file.path)),
                 )
                 for path, one in zip(paths, steps, strict=True)
                 for load in one.loaded
@@ -257,8 +314,8 @@ class Engine:
             verdicts = decide_touch(
                 found,
                 context.host_files,
-                main=main,
-                evidence=transcript if main else None,
+                main=own_records,
+                evidence=transcript if own_records else None,
                 overdue=transcript.overdue(session) if main else (),
                 shell_written=frozenset(touched.shell_written),
                 skipped=context.skip_test(),
@@ -280,8 +337,40 @@ class Engine:
             writes = self._writes(written, paths, steps, verdicts, context)
             context.log_discovery(session, step, outgoing, channel, writes)
             loads.extend(outgoing)
+            self._note_turn(
+                session, channel, event.kind, [*loads, *(v.load for v in verdicts if v.route == CLIENT)]
+            )
             text = context.fit(loads, dropped_notes(step.dropped))
             return self._hand_over(self.client.render(event.name, text))
+
+    def _note_turn(self, session: Session, channel: str, kind: str, arrived: Iterable[Load]) -> None:
+        """For a client whose compaction keeps the latest turn: which files arrived in it. A start answer
+        belongs to the prompt that follows it (headless, the client sends it with that prompt)."""
+        state = session.channels.get(channel)
+        if not self.client.compaction_keeps_turn or state is None:
+            return
+        if kind == START:
+            state.turn, state.turn_from_start = set(), True
+        elif kind == PROMPT and not state.turn_from_start:
+            state.turn = set()
+        if kind != START:
+            state.turn_from_start = False
+        state.turn.update(load.file.path for load in arrived)
+
+    def _compaction_due(self, event: HookEvent) -> bool:
+        """Did the client compact since a compaction event marked the session (and no event carried
+        what it held since)? A mark its records prove empty is dropped."""
+        from jitctx.hook.compaction_mark import forget_mark, read_mark
+
+        sessions = str(self.env.state_dir / "sessions")
+        key = session_key(self, event)
+        since = read_mark(sessions, key)
+        if since is None:
+            return False
+        if self.client.compacted(event.transcript, since) is False:
+            forget_mark(sessions, key)
+            return False
+        return True
 
     def _batch_seen(self, event: HookEvent) -> None:
         """A client that reports a held call after its batch (Claude Code's PostToolBatch) sends the
@@ -346,13 +435,13 @@ class Engine:
             unseen = _unseen_for(session, fresh, state.unseen_holds) if state.unseen_holds else []
             steps = [context.with_trigger(step) for step in session.discover_many(fresh, channel)]
             found = [Found(load, False, None, False) for step in steps for load in step.loaded]
-            main = channel == "main"
+            own_records = channel == "main" or self.client.subagent_transcript
             transcript = self.transcript(event)
             verdicts = decide_touch(
                 found,
                 context.host_files,
-                main=main,
-                evidence=transcript if main else None,
+                main=own_records,
+                evidence=transcript if own_records else None,
                 skipped=context.skip_test(),
                 held=lambda: context.held(session, channel),
             )

@@ -39,6 +39,7 @@ class EventContext:
         fresh: bool = False,
         transcript: object = None,
         follower: Follower | None = None,
+        subagent_type: str | None = None,
     ) -> None:
         from jitctx.discovery.store import SessionStore
         from jitctx.hook.host_files import HostFiles
@@ -63,6 +64,8 @@ class EventContext:
         if follower is None:
             follower = client.follower(transcript, event_cwd, engine.env.origin_pid)
         host = client.host_profile(self.project.root, environ, self.project.home, follower)
+        if subagent_type is not None:  # a sub-agent's start: what the client gives that sub-agent
+            host = client.at_subagent_start(subagent_type, host)
         self.host_files = HostFiles(host, self.project.root, self.cwd, self.project.home)
         self._events: EventStore | None = None
         self.twins: dict[str, str] = {}  # display left out -> the display of its twin (`note_withheld`)
@@ -110,6 +113,12 @@ class EventContext:
             os.unlink(self._resent_marker())
         except OSError:
             pass
+
+    def forget_compaction(self) -> None:
+        """What a compaction dropped went out again (or the context is new): the mark goes."""
+        from jitctx.hook.compaction_mark import forget_mark
+
+        forget_mark(str(self.store.directory), self.key)
 
     def _keep_what_the_fork_holds(self, session: Session) -> None:
         """A fork starts from its parent's state as it is now; the parent may have been sent files after

@@ -17,7 +17,8 @@ import json
 import os
 import time
 
-from jitctx.discovery.quick import quick_file_name, quiet
+from jitctx.discovery.quick import quick_file_name, quiet, state_file_name
+from jitctx.hook.compaction_mark import forget_mark, leave_mark, read_mark
 from jitctx.safe_open import read_state_file
 
 TYPE_CHECKING = False
@@ -32,14 +33,26 @@ def answer_quickly(client: Client, event: HookEvent, state_dir: str) -> bool:
     """True when the event was answered here (nothing loads; its record is written); False: the engine
     answers. Reads the event the pipeline parsed, as the engine does."""
     started = time.perf_counter()
-    from jitctx.clients.event import BEFORE_TOOL, TOOLS
+    from jitctx.clients.event import BEFORE_TOOL, COMPACT, TOOLS
 
     if event.channel != "main":
         return False  # a sub-agent's channel: the engine keeps its state apart
     if event.kind == BEFORE_TOOL:
         return _quiet_write(client, event, state_dir)
+    sessions = os.path.join(state_dir, "sessions")
+    key = f"{client.name}.{event.session_id}"
+    if event.kind == COMPACT:
+        # Answered here: a client may fire it before every turn. Only a session that exists is marked.
+        if os.path.lexists(os.path.join(sessions, state_file_name(key))):
+            leave_mark(sessions, key, event.transcript)
+        return True
     if event.kind != TOOLS:
         return False
+    since = read_mark(sessions, key)
+    if since is not None:
+        if client.compacted(event.transcript, since) is not False:
+            return False  # this event carries what the session held before the compaction
+        forget_mark(sessions, key)  # the client's records prove it did not compact
     from jitctx.hook.touches import call_touches, held_back
 
     paths: list[str] = []
@@ -56,7 +69,6 @@ def answer_quickly(client: Client, event: HookEvent, state_dir: str) -> bool:
         return True  # nothing touched: the engine too answers {} and records nothing
     if len(set(paths)) != 1:
         return False  # several paths: the engine merges them into one record
-    key = f"{client.name}.{event.session_id}"
     try:
         return _quiet_touch(client, event, state_dir, key, paths[0], started, wrote)
     except (OSError, ValueError, RecursionError, TimeoutError):

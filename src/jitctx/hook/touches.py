@@ -49,6 +49,8 @@ class Touched:
         self.shell_written: set[str] = set()
         # Per path, the files the client's own result showed it loading (None: no such evidence).
         self.shown: dict[str, frozenset[str] | None] = {}
+        # Per real path a call wrote, the text of that call's result the model reads (`Follower.result_text`).
+        self.results: dict[str, str] = {}
         self.label = "prompt"
         self.follower = follower
         self.transcript = transcript
@@ -62,7 +64,11 @@ class Touched:
             self.followed[path] = True  # loaded by the client through one call of the batch: held
 
     def add_call(
-        self, tool_name: str, tool_input: Mapping[str, Any], shown: frozenset[str] | None = None
+        self,
+        tool_name: str,
+        tool_input: Mapping[str, Any],
+        shown: frozenset[str] | None = None,
+        result: str | None = None,
     ) -> None:
         affected, shell_written, wrote = call_touches(tool_name, tool_input, self.tools, self.writes)
         paths = [placed(self.cwd, p) for p in affected]
@@ -70,6 +76,8 @@ class Touched:
             return
         for path in wrote:
             self.wrote.setdefault(placed(self.cwd, path))
+            if result:
+                self.results[os.path.realpath(placed(self.cwd, path))] = result
         for written in shell_written:
             try:
                 self.shell_written.add(os.path.realpath(placed(self.cwd, written)))

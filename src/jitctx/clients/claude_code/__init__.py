@@ -105,6 +105,9 @@ class ClaudeCode(Client):
     )
     scopes = ("project", "local", "user")
     transports = ("command", "mcp")
+    # {"type": "command", "command": ...}, in any scope (2.1.332's settings schema; its input on stdin
+    # carries the hooks' session_id)
+    status_line_setting = ("statusLine",)
 
     def discovery_profile(
         self, every_format: Profile, root: str, environ: Mapping[str, str], home: str | None

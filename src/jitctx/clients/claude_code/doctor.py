@@ -1,5 +1,5 @@
-"""Claude Code's own doctor checks: `disableAllHooks`, the `jitctx mcp` server of `--transport mcp`, and
-the jitctx plugin."""
+"""Claude Code's own doctor checks: `disableAllHooks`, the `jitctx mcp` server of `--transport mcp`, the
+jitctx plugin, and jitctx's status line when it is set."""
 
 from __future__ import annotations
 
@@ -51,8 +51,15 @@ def doctor(
         ordered = sorted(places, key=lambda place: place[0] != "user")  # user, then project, then local
         return plugin_checks(Path(home), [settings_data(path) for _, path in ordered])
 
+    from jitctx.clients.status_line import status_line_checks
+
     checks, installed = settings_checks(
-        client, places, settings_problems=disabled, scope_checks=server, plugin=plugin
+        client,
+        places,
+        settings_problems=disabled,
+        scope_checks=server,
+        plugin=plugin,
+        last=status_line_checks(client, places),
     )
     user = any(check.name == "hooks (user)" and check.status == OK for check in checks)
     launch = launch_dir_check(client, root, os.getcwd(), user)

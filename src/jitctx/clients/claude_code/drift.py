@@ -26,16 +26,16 @@ from jitctx.clients.transcript_drift import (
     CLIENT_ROUTE,
     JITCTX_ROUTE,
     Arrival,
-    FileArrivals,
     SessionDrift,
-    VersionArrivals,
+    block_path,
+    file_arrivals,
+    jitctx_blocks,
 )
 
 DRIFT_BYTES = 8 * 1024 * 1024
 # Claude Code's session ids are UUIDs; anything else (a replay's id, a path) names no transcript file.
 _SESSION_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z_-]{0,127}")
 _RELEASE = re.compile(r"\d{1,4}\.\d{1,4}\.\d{1,6}(?:[-+][0-9A-Za-z.-]{1,40})?")
-_BLOCK_HEADS = ("Updated contents of ", "Contents of ")
 
 
 def session_drift(
@@ -135,7 +135,7 @@ def drift_of_lines(
                 answers.add(sighting.key)
                 continue
             if sighting.kind == "context":
-                for header, body in _blocks(sighting.key) if sighting.key in answers else ():
+                for header, body in jitctx_blocks(sighting.key) if sighting.key in answers else ():
                     path = block_path(header, root, paths)
                     if path is not None:
                         instruction_files.add(path)
@@ -159,45 +159,7 @@ def drift_of_lines(
         session_id=session_id,
         transcript=transcript,
         releases=tuple(releases),
-        files=_files(arrivals),
+        files=file_arrivals(arrivals),
         never_arrived=() if partial else tuple(path for path in expected if path not in shown),
         partial=partial,
     )
-
-
-def _files(arrivals: Mapping[tuple[str, str], list[Arrival]]) -> tuple[FileArrivals, ...]:
-    from jitctx.short_digest import short_digest
-
-    versions: dict[str, list[VersionArrivals]] = {}
-    for (path, text), seen in arrivals.items():
-        digest = short_digest(text.encode("utf-8", "surrogatepass"))[:12]
-        versions.setdefault(path, []).append(VersionArrivals(digest, tuple(seen)))
-    return tuple(FileArrivals(path, tuple(versions[path])) for path in sorted(versions))
-
-
-# A block of jitctx's (hook.context.render_block) starts a line.
-_BLOCK_START = re.compile(r"^(?=(?:Updated contents|Contents) of )", re.MULTILINE)
-
-
-def _blocks(text: str) -> list[tuple[str, str]]:
-    """The (header, body) of each block of one of jitctx's answers, told apart by their headers."""
-    found = []
-    for chunk in _BLOCK_START.split(text):
-        header, sep, body = chunk.partition(":\n\n")
-        if sep and "\n" not in header:
-            found.append((header, body.strip()))
-    return found
-
-
-def block_path(header: str, root: str, paths: PathResolver | None = None) -> str | None:
-    """The file (real absolute path) a jitctx block's header names: `Contents of DISPLAY (why)`, DISPLAY
-    relative to the root or absolute. A DISPLAY holding ` (` is told from the reason by the file that
-    exists; None for a header of another shape."""
-    rest = next((header[len(head) :] for head in _BLOCK_HEADS if header.startswith(head)), None)
-    if rest is None or not rest.endswith(")"):
-        return None
-    cuts = [index for index in range(len(rest)) if rest.startswith(" (", index)]
-    if not cuts:
-        return None
-    found = [os.path.join(root, rest[:cut]) for cut in cuts]
-    return (paths or PathResolver()).real(next((path for path in found if os.path.isfile(path)), found[0]))

@@ -35,15 +35,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from jitctx.clients.claude_code.answers import (
-    Answer,
-    Block,
-    FileTexts,
-    answer_of,
-    blocks_in,
-    root_of,
-    roots_for,
-)
+from jitctx.clients.answer_blocks import Answer, Block, FileTexts, blocks_in, root_of, roots_for
+from jitctx.clients.claude_code.answers import answer_of
 from jitctx.clients.claude_code.transcript import _read
 from jitctx.clients.evidence_paths import PathResolver
 
@@ -55,7 +48,8 @@ _COMPACTION = b'"compact_boundary"'
 @dataclass
 class Delivered:
     """What reached the model since the last compaction: the client's own loads (real path -> their
-    texts, stripped) and jitctx's answers (`answers.blocks_in` tells which files are provably in them)."""
+    texts, stripped) and jitctx's answers (`answer_blocks.blocks_in` tells which files are provably in
+    them)."""
 
     client: dict[str, set[str]] = field(default_factory=dict)
     answers: list[Answer] = field(default_factory=list)

@@ -2,13 +2,23 @@
 AGENTS.md files, the other instruction formats and scoped rules on every edit and command.
 
 Hook input (openai/codex, codex-rs/hooks/schema/generated/*.command.input.schema.json): every event carries
-`session_id`, `transcript_path`, `cwd`, `hook_event_name`, `model`, `permission_mode` (and `agent_id` in
-a sub-agent):
+`session_id`, `transcript_path` (the thread's rollout, `rollout`), `cwd`, `hook_event_name`, `model`,
+`permission_mode`:
 
-    SessionStart      source: startup | resume | clear (| compact, newer releases)
+    SessionStart      source: startup | resume | clear | compact (0.171.0: after every compaction)
     UserPromptSubmit  prompt, turn_id
     PreToolUse        tool_name, tool_input, tool_use_id, turn_id (before the call runs)
     PostToolUse       tool_name, tool_input, tool_response, tool_use_id, turn_id
+    SubagentStart     agent_id (the sub-agent's thread id), agent_type, turn_id
+
+Sub-agents (0.171.0, `[features] multi_agent_v2 = true`: the `collaboration` tools, `spawn_agent` among
+them, which hooks see as `collaborationspawn_agent`): a sub-agent starts with SubagentStart, whose
+context reaches the sub-agent alone, and fires no SessionStart or UserPromptSubmit of its own. Its tool
+events carry `agent_id` and `agent_type` (the main thread's never do); `session_id` is the parent's in
+all of them and `transcript_path` the sub-agent's own rollout. So jitctx keeps a sub-agent in its
+parent's session, in a channel of its own (`agent_id`). Spawned with `fork_turns: "none"` the sub-agent
+loads AGENTS.md itself, as a session's start does; with "all" (the default) it inherits the parent's
+conversation instead, its AGENTS.md and hook contexts included.
 
 Tool names in hook payloads are `Bash` (tool_input `{"command": "..."}`), `apply_patch` (tool_input
 `{"command": PATCH}`) and `mcp__server__tool`. The answer has Claude Code's shape:
@@ -41,6 +51,8 @@ ENTRIES: tuple[HookEntry, ...] = (
     # back, DESIGN §2.11) and after it. 0.171.0 matches `exec_command` as `Bash`.
     HookEntry("PreToolUse", TOOL_MATCHER, TIMEOUT_S),
     HookEntry("PostToolUse", TOOL_MATCHER, TIMEOUT_S),
+    # Every sub-agent, whatever its type: no matcher.
+    HookEntry("SubagentStart", None, TIMEOUT_S),
 )
 
 SCOPES = ("project", "user")

@@ -19,6 +19,16 @@ when the folder is trusted (`trustedFolders` in `~/.copilot/config.json`, `--tru
 `COPILOT_ALLOW_ALL=true`) or with `GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true`; the repository's settings
 are found from a subfolder too, and user hooks need no trust.
 
+Compaction (1.0.102): `preCompact` fires before it, and its answer reaches no model; the compacted
+conversation keeps the system prompt (rebuilt, with the start files) and the calls made since, and drops
+every hook's context and the client's loads after a view. So jitctx notes the compaction and the next
+tool call's answer carries what the session held (`event.COMPACT`). Sub-agents (its `task` tool):
+`subagentStart`'s answer is put before the sub-agent's first prompt; a general-purpose sub-agent gets the
+start files in its system prompt as the main agent does, one of another type gets none; every type loads
+the files above a file after its own view. A sub-agent's events carry its own id, and jitctx keeps them
+in a channel of their own in the parent's session (`hooks.claude_shaped`). What the client loaded is
+written to `~/.copilot/session-state/ID/events.jsonl` only when it exits: no hook can read it as evidence.
+
 The modules of this folder: `profile`, `hooks` (payloads, install entries, settings places), `settings`
 (trust and the switch that turns hooks off), `doctor`.
 """
@@ -64,7 +74,9 @@ class CopilotCli(Client):
     title = "GitHub Copilot CLI"
     program = "copilot"
     package = "@github/copilot"
-    events = frozenset({"sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse"})
+    events = frozenset(
+        {"sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse", "preCompact", "subagentStart"}
+    )
     profile_module = "jitctx.clients.copilot_cli.profile"
     tools_module = "jitctx.clients.copilot_cli.tools"
     fast_lane = True
@@ -96,6 +108,13 @@ class CopilotCli(Client):
             unscoped_rules_load=PROFILE.unscoped_rules_load,
             whole_scopes=PROFILE.whole_scopes,
         )
+
+    def at_subagent_start(self, agent_type: str, own: Profile) -> Profile:
+        """A general-purpose sub-agent gets the start files as the main agent does; one of another type,
+        or of no type given, none (a possible duplicate beats a lost rule)."""
+        from jitctx.clients.copilot_cli.profile import AGENTS_WITH_START_FILES, BARE_START
+
+        return own if agent_type in AGENTS_WITH_START_FILES else BARE_START
 
     def render(self, event_name: str, text: str) -> dict[str, Any]:
         return {"additionalContext": text} if text else {}

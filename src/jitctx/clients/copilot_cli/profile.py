@@ -7,6 +7,10 @@ applies only on request), or with `applyTo` `**`, `**/*` or `*` (1.0.102, pasted
 file, the directory files above that file and the scoped rules that match it. No CLAUDE.local.md, no
 `.claude/CLAUDE.md`, no rules folder below the root, and nothing after a shell, grep, glob or write.
 
+A sub-agent (its `task` tool) of the built-in general-purpose type starts with the same files in its
+system prompt; an explore or task one starts with none of them. Every type seen loads the files above a
+file, and the scoped rules matching it, after its own `view` of it.
+
 It inlines the files a loaded file imports (`@docs/NOTE.md`, as `<imported_custom_instruction>`).
 Its `applyTo` globs (1.0.102) expand braces and keep `*` inside one directory; a pattern without a `/`
 (`Header.tsx`) it matches against the file name at any depth: jitctx's `copilot` dialect, in which every
@@ -41,4 +45,21 @@ PROFILE = Profile(
     # not list a skill whose frontmatter is not YAML: "failed to parse YAML frontmatter: mapping values
     # are not allowed in this context" under "The following skills failed to load".
     skill_dirs=(".github/skills", ".claude/skills", ".agents/skills"),
+)
+
+# The sub-agent types that 1.0.102 gives the repository's instruction files at their start, as it gives
+# the main agent (seen for general-purpose; explore and task get none). The other built-in types
+# (`definitions/*.agent.yaml`: code-review, research, security-review, rubber-duck) and custom agents
+# build their prompt from their own definition, which leaves the repository's files out unless a custom
+# agent asks for them (`include-custom-instructions`): not known here, so those go out from jitctx.
+AGENTS_WITH_START_FILES = frozenset({"general-purpose"})
+
+# What a sub-agent of another type holds by itself when it starts: nothing.
+BARE_START = Profile(
+    name=PROFILE.name,
+    summary="a GitHub Copilot CLI sub-agent that starts without the repository's instruction files",
+    dir_files=(),
+    native_jit=False,
+    native_files=(),
+    skill_dirs=PROFILE.skill_dirs,
 )

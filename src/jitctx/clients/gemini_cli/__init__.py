@@ -35,10 +35,20 @@ KINDS = {
     "BeforeTool": "before_tool",
     "BeforeAgent": "prompt",
     "SessionStart": "start",
+    # Fires before every model turn, compressing or not: the chat record tells (`compacted`).
+    "PreCompress": "compact",
 }
 # The file tools after which Gemini CLI loads the context files above the paths they touched
 # (read_many_files serves its `@path` expansion, which loads them too).
 FOLLOWED_TOOLS = frozenset({"read_file", "read_many_files", "write_file", "replace", "list_directory"})
+# The tools whose result shows the model the edited file's new lines ("Here is the updated code:"). Not
+# the shell: 0.61.0 cuts a long shell output (over 40,000 characters, or what is left of the context
+# window) after AfterTool saw it whole, so a file a shell command printed may not have reached the model.
+EDIT_TOOLS = frozenset({"replace", "write_file"})
+# With context management on (`experimental.contextManagement` or another experimental profile), a
+# result over `contextManagement.tools.distillation.maxOutputTokens` (10,000 by default, counted as 4
+# characters each) is cut after AfterTool: a longer one is no evidence of what the model read.
+WHOLE_RESULT_CHARS = 40_000
 
 TRUST_NOTE = """\
 jitctx: Gemini CLI runs a project's hooks only in a folder you trust, and reads them from the
@@ -46,6 +56,13 @@ jitctx: Gemini CLI runs a project's hooks only in a folder you trust, and reads 
         root and trust the folder when it asks. Headless runs: GEMINI_CLI_TRUST_WORKSPACE=true (not
         --skip-trust, which ignores the project's settings, hooks included). `jitctx doctor` reads the
         trust recorded in ~/.gemini/trustedFolders.json."""
+
+
+def llm_content(call: Mapping[str, Any]) -> str | None:
+    """The `llmContent` string of a call's result: what the model reads of it."""
+    response = call.get("tool_response")
+    content = response.get("llmContent") if isinstance(response, dict) else None
+    return content if isinstance(content, str) else None
 
 
 class GeminiFollower(Follower):
@@ -62,6 +79,15 @@ class GeminiFollower(Follower):
 
         return context_files_shown(call)
 
+    def result_text(self, call: Mapping[str, Any]) -> str | None:
+        """0.61.0's `replace` and `write_file` answer with a status line and "Here is the updated
+        code:", then the new file's changed lines with five around them (the whole file when it is new
+        or was empty), in the result's `llmContent`."""
+        if call.get("tool_name") not in EDIT_TOOLS:
+            return None
+        content = llm_content(call)
+        return content if content is not None and len(content) <= WHOLE_RESULT_CHARS else None
+
 
 class GeminiCli(Client):
     name = "gemini-cli"
@@ -76,6 +102,8 @@ class GeminiCli(Client):
     # Seen with 0.61.0: `gemini -r` rebuilds the history without the first run's opening prompt, which
     # held the SessionStart context; the prompts after it survive later resumes.
     resume_drops_start = True
+    # 0.61.0 splits the history it compresses at a user prompt: the latest prompt and all after it stay.
+    compaction_keeps_turn = True
     settings_where_started = True  # 0.61.0 reads `<cwd>/.gemini/settings.json`, no parent's
     scopes = ("project", "user")
     install_note = TRUST_NOTE
@@ -94,6 +122,11 @@ class GeminiCli(Client):
 
     def render_hold(self, event_name: str, reason: str) -> dict[str, Any]:
         return {"decision": "deny", "reason": reason}
+
+    def compacted(self, transcript: object, since: int) -> bool | None:
+        from jitctx.clients.gemini_cli.compaction import compressed_since
+
+        return compressed_since(transcript, since)
 
     def host_profile(
         self, root: str, environ: Mapping[str, str], home: str | None, follower: Follower | None = None

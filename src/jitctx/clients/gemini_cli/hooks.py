@@ -7,6 +7,8 @@ Hook input, as JSON on stdin (Claude Code's field names): every event carries `s
     BeforeAgent    prompt (before the model sees the user's turn)
     BeforeTool     tool_name, tool_input (before the call runs; no call id)
     AfterTool      tool_name, tool_input, tool_response
+    PreCompress    trigger: auto | manual (before every model turn, whether it then compresses or not;
+                   its answer reaches no model)
 
 The answer is `{"hookSpecificOutput": {"hookEventName": EVENT, "additionalContext": TEXT}}`; an AfterTool
 context is appended to the tool's result, a SessionStart or BeforeAgent one to the turn. A BeforeTool
@@ -45,6 +47,9 @@ ENTRIES: tuple[HookEntry, ...] = (
     HookEntry("BeforeAgent", None, TIMEOUT_MS, fails_closed=True),
     HookEntry("BeforeTool", HOLD_MATCHER, TIMEOUT_MS, fails_closed=True),
     HookEntry("AfterTool", "|".join(TOOLS), TIMEOUT_MS, fails_closed=True),
+    # Before every model turn; jitctx marks the session, and the next AfterTool or BeforeAgent carries
+    # what a compression dropped, once the chat record shows one (`compaction`).
+    HookEntry("PreCompress", None, TIMEOUT_MS, fails_closed=True),
 )
 
 SCOPES = ("project", "user")

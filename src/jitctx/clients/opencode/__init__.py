@@ -13,7 +13,14 @@ args}` and the result, whose `output` it may extend; its `tool.execute.before` r
 sessionID, callID}` and `{args}` before the call runs, and an error it throws stops the call, its
 message the model's result (so jitctx holds back a write whose rules are not in context, DESIGN §2.11);
 `experimental.chat.system.transform` runs before every model request (titles included) with
-`{sessionID, model}` and the system prompt's parts. Plugins
+`{sessionID, model}` and the system prompt's parts. Its `task` tool runs a sub-agent in a child session:
+`session.created` names the parent (`info.parentID`, the only place it appears), the child's requests and
+tool calls run those hooks with the child's id, and its system prompt is built as any session's (the root
+AGENTS.md in it); the parent reads only its final text. The plugin hands the child's events over as a
+sub-agent's of the parent (a channel of its own). It compacts a session whose reply reaches the model's
+window into a summary followed by the recent part of the conversation, verbatim, as far as it fits in
+`compaction.preserve_recent_tokens` (by default the lesser of 15,000 tokens and a quarter of the window;
+nothing when the whole conversation fits), and publishes `session.compacted`. Plugins
 run only from a project's `.opencode/` (found from the cwd up to the worktree) or the user's config
 folder; `--pure` and OPENCODE_PURE run none. There is no trust step.
 
@@ -37,7 +44,12 @@ if TYPE_CHECKING:
     from jitctx.clients.settings_file import HookEntry
     from jitctx.profiles import Profile
 
-KINDS = {"tool.execute.before": "before_tool", "tool.execute.after": "tools", "session.start": "start"}
+KINDS = {
+    "tool.execute.before": "before_tool",
+    "tool.execute.after": "tools",
+    "session.start": "start",
+    "subagent.start": "subagent",
+}
 READ_TOOL = "read"  # the one tool after which OpenCode attaches nested instruction files
 
 INSTALL_NOTE = """\

@@ -9,10 +9,15 @@ Claude-shaped payloads for `jitctx hook opencode` (JSON on stdin, fields `sessio
 
     session.start        source: startup | resume | compact   (from experimental.chat.system.transform,
                          on the session's first model request in this process, and after a compaction)
+    subagent.start       agent_id (the child session's id): a sub-agent's first model request, in a
+                         child session this process created (`task`); session_id is the parent's. After
+                         the child's compaction, again with `agent_id` CHILD#N (a fresh channel)
     tool.execute.before  tool_name, tool_input (the call's args), tool_use_id; asked only for the tools
                          that may write (`HOLD_TOOLS`)
     tool.execute.after   tool_name, tool_input (the call's args), tool_use_id, tool_response:
                          {loaded: [...]} (the instruction files OpenCode's read tool attached itself)
+
+A tool call of a sub-agent carries `agent_id` as its start did, and the parent's `session_id`.
 
 The answer is `{"hookSpecificOutput": {"additionalContext": TEXT}}`; the plugin appends TEXT to the
 tool's output, or keeps the start answer in the session's system prompt. Before a call, the answer
@@ -31,6 +36,7 @@ from jitctx.clients.settings_file import HookEntry
 from jitctx.touched.tools import held_tools
 
 START = "session.start"
+SUBAGENT_START = "subagent.start"
 TOOL_BEFORE = "tool.execute.before"
 TOOL_AFTER = "tool.execute.after"
 TIMEOUT_MS = 10_000  # the plugin's own limit on one `jitctx hook` (it then leaves the output alone)
@@ -42,6 +48,7 @@ HOLD_TOOLS = held_tools(tools.TOOLS, tools.WRITES)
 # What the plugin hands over, as entries (the install table and doctor list them like hooks).
 ENTRIES: tuple[HookEntry, ...] = (
     HookEntry(START, None, TIMEOUT_MS),
+    HookEntry(SUBAGENT_START, None, TIMEOUT_MS),
     HookEntry(TOOL_BEFORE, "|".join(HOLD_TOOLS), TIMEOUT_MS),
     HookEntry(TOOL_AFTER, None, TIMEOUT_MS),
 )

@@ -119,9 +119,25 @@ const denialOf = (answer) =>
 export const JitctxPlugin = async ({ directory }) => {
   const startContext = new Map(); // session id -> Promise of what jitctx sent at its start
   const created = new Set(); // sessions this process created (others are resumed ones)
+  // A sub-agent (the `task` tool) runs in a child session, whose session.created names its parent: its
+  // events go to jitctx as a sub-agent of the parent (the parent's session id, its own as `agent_id`),
+  // a channel with a state of its own. After each compaction of the child a fresh channel stands for it
+  // (`agent_id` CHILD#N): what it held is gone, and its start goes out again.
+  const parents = new Map(); // child session id -> parent session id
+  const compactions = new Map(); // child session id -> how often it was compacted
+
+  const whose = (sessionID) => {
+    if (!parents.has(sessionID)) return { session_id: sessionID };
+    let top = parents.get(sessionID); // a child's child (1.18.33's children have no `task`) is the top's
+    for (let hops = 0; parents.has(top) && hops < parents.size; hops++) top = parents.get(top);
+    const times = compactions.get(sessionID) ?? 0;
+    return { session_id: top, agent_id: times ? `${sessionID}#${times}` : sessionID };
+  };
 
   const start = (sessionID, source) => {
-    const payload = { hook_event_name: "session.start", session_id: sessionID, cwd: directory, source };
+    const payload = parents.has(sessionID)
+      ? { hook_event_name: "subagent.start", ...whose(sessionID), cwd: directory }
+      : { hook_event_name: "session.start", session_id: sessionID, cwd: directory, source };
     return ask(payload, directory).then(contextOf);
   };
 
@@ -130,8 +146,13 @@ export const JitctxPlugin = async ({ directory }) => {
       try {
         const id = event?.properties?.sessionID ?? event?.properties?.info?.id;
         if (typeof id !== "string") return;
-        if (event.type === "session.created") created.add(id);
+        if (event.type === "session.created") {
+          created.add(id);
+          const parent = event.properties?.info?.parentID;
+          if (typeof parent === "string" && parent && parent !== id) parents.set(id, parent);
+        }
         if (event.type === "session.compacted") {
+          if (parents.has(id)) compactions.set(id, (compactions.get(id) ?? 0) + 1);
           // Compaction drops what jitctx added to tool outputs: it comes back with the system prompt. The
           // answer holds everything the session held, start files included, so it replaces the start
           // text (kept only when the hook could not answer).
@@ -157,7 +178,7 @@ export const JitctxPlugin = async ({ directory }) => {
         const args = output?.args && typeof output.args === "object" ? output.args : {};
         const payload = {
           hook_event_name: "tool.execute.before",
-          session_id: input.sessionID,
+          ...whose(input.sessionID),
           cwd: directory, // as after the call: relative paths are OpenCode's directory's
           tool_name: input.tool,
           tool_input: args,
@@ -176,7 +197,7 @@ export const JitctxPlugin = async ({ directory }) => {
         const loaded = output.metadata?.loaded;
         const payload = {
           hook_event_name: "tool.execute.after",
-          session_id: input.sessionID,
+          ...whose(input.sessionID),
           // Relative paths of the call are OpenCode's directory's; a shell `workdir` stays in the args.
           cwd: directory,
           tool_name: input.tool,

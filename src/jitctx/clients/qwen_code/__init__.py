@@ -15,8 +15,12 @@ its own loads to an InstructionsLoaded hook. Project settings are read from `<cw
 SubagentStart hook runs, but its additionalContext does not reach the sub-agent's model (a foreground or a
 background `agent` call alike), so jitctx does not answer it: the sub-agent's tool calls, which carry its
 `agent_id`, bring what applies in its own channel. A resumed session keeps its tool results but rebuilds
-the system prompt, and with it the SessionStart answer, on every run. Its first run adds `"$version"` to
-the project's `.qwen/settings.json` (a settings migration).
+the system prompt, and with it the SessionStart answer, on every run. When it compacts (its prompt near
+`model.generationConfig.contextWindowSize`) it keeps the summary, the files read recently and the call
+whose result was pending, and fires SessionStart with source `compact` without waiting for it: the
+answer, which holds everything the session held but its own files, replaces the SessionStart block of
+the system prompt from the second request after the compaction on (the first still has the old block).
+Its first run adds `"$version"` to the project's `.qwen/settings.json` (a settings migration).
 
 The modules of this folder: `profile`, `hooks` (events, install entries, settings places), `settings`
 (settings places, `context.fileName`, folder trust), `doctor`.
@@ -61,11 +65,24 @@ RULE_TOOLS = frozenset(
 )
 
 
+# The tools whose result shows the model the edited file's lines ("Showing lines a-b of N").
+EDIT_TOOLS = frozenset({"edit", "write_file"})
+
+
 class QwenFollower(Follower):
     def follows(self, tool_name: str, tool_input: Mapping[str, Any]) -> bool:
         """Its file tools load the scoped `.qwen/rules` their paths match (and nothing nested: the
         profile's `native_jit` is off)."""
         return tool_name in RULE_TOOLS
+
+    def result_text(self, call: Mapping[str, Any]) -> str | None:
+        """0.24.4's `edit` answers "Showing lines a-b of N from the edited file:" and the changed lines
+        with four around them (the whole file when it is that short), in the result's `llmContent`."""
+        if call.get("tool_name") not in EDIT_TOOLS:
+            return None  # a shell's output may be cut after the hook saw it: no proof of what arrived
+        response = call.get("tool_response")
+        content = response.get("llmContent") if isinstance(response, dict) else None
+        return content if isinstance(content, str) else None
 
 
 class QwenCode(Client):
@@ -85,6 +102,9 @@ class QwenCode(Client):
     start_answer_per_run = True
     scopes = ("project", "user")
     install_note = TRUST_NOTE
+    # 0.24.4's `ui.statusLine` runs a command with the session's id on stdin (`session_id`, the id its
+    # hooks carry: docs/features/status-line.md, startInteractiveUI's status line input).
+    status_line_setting = ("ui", "statusLine")
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent:
         from jitctx.clients.event import parse_claude_shaped
