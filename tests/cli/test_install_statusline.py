@@ -160,6 +160,9 @@ def test_only_for_an_agent_with_a_status_line(
         ("jitctx log", False),
         ("~/.claude/statusline.sh", False),
         ('input=$(cat); echo "$(echo $input | jitctx statusline) | x"', False),  # the user's own script
+        ("jitctx statusline && ccusage statusline", False),  # theirs, which calls jitctx's
+        ("jitctx statusline | sed s/jitctx/ctx/", False),
+        ("jitctx statusline; date", False),
     ],
 )
 def test_whose_status_line_it_is(command: str, ours: bool) -> None:
@@ -205,3 +208,16 @@ def test_qwen_code_gets_its_ui_status_line_and_keeps_the_users(
     assert ui["statusLine"]["type"] == "command" and ui["statusLine"]["command"].endswith("jitctx statusline")
     code, document, _ = run(capsys, "uninstall", "qwen-code")
     assert code == 0 and settings(path)["ui"] == {"theme": "dark"}
+
+
+def test_a_line_of_the_users_that_calls_jitctx_stays_through_install_and_uninstall(
+    committed_project: Path, local: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    theirs = {"type": "command", "command": "jitctx statusline && ccusage statusline"}
+    local.parent.mkdir(parents=True, exist_ok=True)
+    local.write_text(json.dumps({"statusLine": theirs}))
+    code, document, _ = run(capsys, "install", "claude-code", "--scope", "local", "--statusline")
+    assert code == 0 and settings(local)["statusLine"] == theirs
+    assert document["status_line"]["action"] != "updated"
+    code, _, _ = run(capsys, "uninstall", "claude-code", "--scope", "local")
+    assert code == 0 and settings(local)["statusLine"] == theirs

@@ -118,3 +118,60 @@ def test_what_arrived_since_the_latest_prompt_is_kept_by_the_compression_and_not
         handle.write(_compression())
     again = answers.sent(after("src/other.ts"))
     assert sorted(again) == ["docs/pinned.md", "src/api/AGENTS.md"]  # web/AGENTS.md is in the kept turn
+
+
+def _compacted_session(root: Path, record: Path, call_hook: Any) -> Any:
+    """A Gemini CLI session that sent src/api/AGENTS.md, then compressed (the mark and the record)."""
+
+    def hook(name: str, **fields: Any) -> dict[str, Any]:
+        answer: dict[str, Any] = call_hook(
+            AGENT, hook_event(root, "c", name, str(record), **fields), use_git=False
+        )
+        return answer
+
+    record.write_bytes(b'{"sessionId":"g","projectHash":"p"}\n')
+    hook("SessionStart", source="startup")
+    hook("BeforeAgent", prompt="first")
+    call = {"file_path": str(root / "src/api/users.ts")}
+    hook("AfterTool", tool_name="read_file", tool_input=call, tool_response={"llmContent": "x"})
+    hook("BeforeAgent", prompt="second")
+    hook("PreCompress", trigger="auto")
+    with record.open("ab") as handle:
+        handle.write(_compression())
+    return hook
+
+
+def test_a_re_send_that_could_not_be_delivered_goes_out_with_the_next_event(
+    root: Path, tmp_path: Path, call_hook: Any, answers: Any
+) -> None:
+    from jitctx.hook.engine import HookEnv
+    from jitctx.hook.pipeline import run_hook
+
+    record = tmp_path / "chat.jsonl"
+    _compacted_session(root, record, call_hook)
+    env = HookEnv(state_dir=tmp_path / "state", home=str(tmp_path / "home"), use_git=False)
+    call = {"file_path": str(root / "src/other.ts")}
+    event = json.dumps(
+        hook_event(root, "c", "AfterTool", str(record), tool_name="read_file", tool_input=call,
+                   tool_response={"llmContent": "x"})
+    )  # fmt: skip
+
+    def broken(_: dict[str, Any]) -> None:
+        raise BrokenPipeError("the agent closed the pipe")
+
+    run_hook(AGENT, event, env, deliver=broken)
+    written: list[dict[str, Any]] = []
+    run_hook(AGENT, event, env, deliver=written.append)
+    assert [sorted(answers.sent(a)) for a in written] == [["docs/pinned.md", "src/api/AGENTS.md"]]
+
+
+def test_a_write_after_a_compression_is_held_with_the_rules_it_dropped(
+    root: Path, tmp_path: Path, call_hook: Any
+) -> None:
+    """Before the write (DESIGN §2.11): after a compression, the model holds none of the rules the
+    session had sent, so a write into their scope is held until they are back."""
+    hook = _compacted_session(root, tmp_path / "chat.jsonl", call_hook)
+    write = {"file_path": str(root / "src/api/new.ts"), "content": "x\n"}
+    held = hook("BeforeTool", tool_name="write_file", tool_input=write)
+    assert held.get("decision") == "deny"
+    assert "JX-API-AGENTS" in held["reason"]

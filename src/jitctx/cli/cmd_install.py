@@ -80,8 +80,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         parser.add_argument(
             "--statusline",
             action="store_true",
-            help="also set the agent's status line to `jitctx statusline` (claude-code, qwen-code), unless "
-            "you have one (see below)",
+            help="also set the agent's status line to `jitctx statusline`, where it has one, unless you "
+            "have one (see below)",
         )
     add_json(parser)
 

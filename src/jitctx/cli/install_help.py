@@ -53,9 +53,10 @@ commands): each hook process hands its event to a jitctx process of yours that s
 as fast as `python -c pass` plus a socket round trip (see `jitctx hook --help`). Installing without --warm
 takes it away again.
 
---statusline (claude-code) also sets the agent's status line (`statusLine` in the same settings file) to
-`jitctx statusline`: after every message, one line with the instruction files in the session's context
-now, what they weigh and the last to arrive (see `jitctx statusline --help`). The local and user scopes
+--statusline, for an agent with a status line command (asked of one without, install names those that
+have one), also sets it in the same settings file to `jitctx statusline`: after every message, one line
+with the instruction files in the session's context now, what they weigh and the last to arrive (see
+`jitctx statusline --help`). The local and user scopes
 get this installation's jitctx by its absolute path; the project scope `jitctx statusline` from PATH, and
 install notes that every teammate then sees it instead of their own. A status line of yours, in this
 file or in another scope's (which would be shown instead, or hidden behind jitctx's), is left as it is:

@@ -62,9 +62,12 @@ def is_jitctx_status_line(setting: object) -> bool:
 
 
 def runs_status_line(command: str) -> bool:
-    """Does this command run `jitctx statusline`?"""
+    """Does this command run `jitctx statusline` and nothing else? A line that pipes it, chains it or
+    redirects it (`jitctx statusline && ccusage statusline`) is the user's own, which calls jitctx."""
     from jitctx.clients.hook_command import runs_jitctx
 
+    if any(operator in command for operator in ("|", "&", ";", ">", "<", "`", "$(")):
+        return False
     return runs_jitctx(command, "statusline")
 
 

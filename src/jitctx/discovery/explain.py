@@ -92,6 +92,8 @@ def explain(project: Project, target: str, *, cwd: str | None = None, use_git: b
 
 
 def _startup_why(load: Load) -> str:
+    if load.pinned:
+        return "pinned by the project's config ([pin] paths): loads at every session start"
     if load.reason is LoadReason.INCLUDE:
         return f"imported with @ by {load.trigger}"
     if load.trigger is None:

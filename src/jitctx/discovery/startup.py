@@ -39,7 +39,7 @@ def load_pinned(project: Project, candidate: Candidate, state: ChannelState, wor
         work.warnings.append(f"[pin] {relative_posix(candidate.path, project.root)}: {why}")
         return
     before = len(work.loads)
-    load(project, candidate, outcome.file, state, work, LoadReason.SESSION_START, "[pin]")
+    load(project, candidate, outcome.file, state, work, LoadReason.SESSION_START, None)
     if len(work.loads) > before:
         work.loads[before] = replace(work.loads[before], pinned=True)
 

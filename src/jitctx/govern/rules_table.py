@@ -141,6 +141,8 @@ def rules_table(
 
     def read(profile: Profile, path: str) -> Reading:
         declared = declared_as[path]
+        if path in pinned and profile is every:
+            return Reading(profile.name, START, note="pinned by the project's config ([pin] paths)")
         return reading_of(profile, read_by[profile.name].get(path), declared, root, folders[path], counter)
 
     # What the files each agent reads import, which the agent loads with them (hook.host_files: an

@@ -79,6 +79,8 @@ class Engine:
         self.deadline: Deadline | None = None  # the call's, when the transport set one (pipeline.respond)
         self.verdicts: list[Verdict] = []  # every file decided in this engine's events, in order
         self.signals: tuple[str, ...] = ()  # the startup signals of a start this engine answered
+        # (sessions folder, key) of a session whose compaction mark this engine's answer settled
+        self.resent_after_compaction: tuple[str, str] | None = None
 
     def settle(self) -> None:
         """The outcome is decided and starts being written (an event record, the answer): the deadline
@@ -95,6 +97,16 @@ class Engine:
         return result
 
     def answer(self, event: HookEvent) -> Answer:
+        answer = self._answer(event)
+        if self.resent_after_compaction is not None:
+            # Only now that the session is saved with the re-send in it: a delivery that failed, or a
+            # hook killed before the save, leaves the mark for the next event to send it again.
+            from jitctx.hook.compaction_mark import forget_mark
+
+            forget_mark(*self.resent_after_compaction)
+        return answer
+
+    def _answer(self, event: HookEvent) -> Answer:
         from jitctx.hook.ids import hook_ids
 
         self.ids = hook_ids(event.payload)
@@ -224,7 +236,7 @@ class Engine:
 
         loads = session.after_compaction(host_reloads=host_reloads)
         context.log_startup(session, loads, signals=("compact",))
-        context.forget_compaction()
+        self.resent_after_compaction = (str(context.store.directory), context.key)
         return loads
 
     @staticmethod
@@ -432,7 +444,13 @@ class Engine:
                 state.unseen_holds.clear()  # a held write again: the model has seen the hold's reason
             if not fresh:
                 return self._hand_over({})  # held once already: the repeated write passes
-            unseen = _unseen_for(session, fresh, state.unseen_holds) if state.unseen_holds else []
+            # After a compaction not carried yet, the model holds none of what the session sent.
+            compacted = channel == "main" and self._compaction_due(event)
+            dropped = set(state.loaded) if compacted else set()
+            unseen_paths = dropped | state.unseen_holds
+            unseen = _unseen_for(session, fresh, unseen_paths) if unseen_paths else []
+            if compacted:
+                unseen = [load for load in unseen if not context.host_files.at_startup(load.file)]
             steps = [context.with_trigger(step) for step in session.discover_many(fresh, channel)]
             found = [Found(load, False, None, False) for step in steps for load in step.loaded]
             own_records = channel == "main" or self.client.subagent_transcript

@@ -37,10 +37,13 @@ def answer_quickly(client: Client, event: HookEvent, state_dir: str) -> bool:
 
     if event.channel != "main":
         return False  # a sub-agent's channel: the engine keeps its state apart
-    if event.kind == BEFORE_TOOL:
-        return _quiet_write(client, event, state_dir)
     sessions = os.path.join(state_dir, "sessions")
+    # `session_place.key_of`'s form, without its imports (pathlib, the profiles): not on this budget
     key = f"{client.name}.{event.session_id}"
+    if event.kind == BEFORE_TOOL:
+        if _compacted(client, event, sessions, key):
+            return False  # the model holds none of the session's rules: the engine decides the hold
+        return _quiet_write(client, event, state_dir)
     if event.kind == COMPACT:
         # Answered here: a client may fire it before every turn. Only a session that exists is marked.
         if os.path.lexists(os.path.join(sessions, state_file_name(key))):
@@ -48,11 +51,8 @@ def answer_quickly(client: Client, event: HookEvent, state_dir: str) -> bool:
         return True
     if event.kind != TOOLS:
         return False
-    since = read_mark(sessions, key)
-    if since is not None:
-        if client.compacted(event.transcript, since) is not False:
-            return False  # this event carries what the session held before the compaction
-        forget_mark(sessions, key)  # the client's records prove it did not compact
+    if _compacted(client, event, sessions, key):
+        return False  # this event carries what the session held before the compaction
     from jitctx.hook.touches import call_touches, held_back
 
     paths: list[str] = []
@@ -73,6 +73,18 @@ def answer_quickly(client: Client, event: HookEvent, state_dir: str) -> bool:
         return _quiet_touch(client, event, state_dir, key, paths[0], started, wrote)
     except (OSError, ValueError, RecursionError, TimeoutError):
         return False  # no index, a damaged one, a regex out of time: the engine decides
+
+
+def _compacted(client: Client, event: HookEvent, sessions: str, key: str) -> bool:
+    """Is a compaction mark standing that the client's records do not prove empty? One that they do
+    is dropped here."""
+    since = read_mark(sessions, key)
+    if since is None:
+        return False
+    if client.compacted(event.transcript, since) is not False:
+        return True
+    forget_mark(sessions, key)
+    return False
 
 
 def _quiet_write(client: Client, event: HookEvent, state_dir: str) -> bool:

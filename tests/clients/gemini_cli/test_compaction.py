@@ -82,14 +82,50 @@ def test_only_the_shape_of_the_clients_own_rewrite_counts(tmp_path: Path) -> Non
         assert compressed_since(str(record), len(head)) is expected, appended[:60]
 
 
-def test_what_cannot_be_told_is_none_and_nothing_appended_is_false(tmp_path: Path) -> None:
+def test_what_cannot_be_told_is_none_and_no_record_is_false(tmp_path: Path) -> None:
+    """No record says nothing (the event fires every turn: taking it for a compaction would resend the
+    session each time); a record of a shape this reader does not know is no proof either way."""
     record = tmp_path / "session.jsonl"
     record.write_bytes(b'{"sessionId":"x"}\n')
     assert compressed_since(str(record), record.stat().st_size) is False
     assert compressed_since(str(record), record.stat().st_size + 10) is None  # shorter than the mark
     assert compressed_since(str(record), -1) is None  # the mark does not know where the record ended
-    assert compressed_since(str(tmp_path / "missing.jsonl"), 0) is None
-    assert compressed_since("relative.jsonl", 0) is None
-    fifo = tmp_path / "fifo"
+    assert compressed_since(str(tmp_path / "missing.jsonl"), 0) is False
+    assert compressed_since("relative.jsonl", 0) is False
+    assert compressed_since(None, 0) is False
+    fifo = tmp_path / "fifo.jsonl"
     os.mkfifo(fifo)
-    assert compressed_since(str(fifo), 0) is None  # never waits on a FIFO
+    assert compressed_since(str(fifo), 0) is False  # never waits on a FIFO
+    whole = tmp_path / "session-1.json"  # the whole-file record of another release
+    whole.write_text('{"messages": []}')
+    assert compressed_since(str(whole), 0) is None
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b'{"$set":{"lastUpdated":"t","messages":[{"id":"x"}]}}\n',  # the keys in another order
+        b'{"$set": {"messages": [{"id": "x"}]}}\n',  # other spacing
+        b'{"messages":[{"id":"x"}]}\n',  # another record kind naming the list
+    ],
+)
+def test_a_rewrite_of_an_unknown_shape_is_no_proof(tmp_path: Path, line: bytes) -> None:
+    record = tmp_path / "session.jsonl"
+    head = b'{"sessionId":"x","projectHash":"y"}\n'
+    record.write_bytes(head + line)
+    assert compressed_since(str(record), len(head)) is None
+
+
+def test_a_message_record_quoting_the_list_is_ordinary(tmp_path: Path) -> None:
+    record = tmp_path / "session.jsonl"
+    head = b'{"sessionId":"x","projectHash":"y"}\n'
+    record.write_bytes(head + b'{"id":"m","type":"user","content":[{"text":"\\"messages\\": []"}]}\n')
+    assert compressed_since(str(record), len(head)) is False
+
+
+def test_many_rewrites_after_one_mark_prove_nothing(tmp_path: Path) -> None:
+    record = tmp_path / "session.jsonl"
+    head = b'{"sessionId":"x","projectHash":"y"}\n'
+    rewrites = b"".join(_rewrite("old", first_id="masked") for _ in range(20))
+    record.write_bytes(head + rewrites)
+    assert compressed_since(str(record), len(head)) is None

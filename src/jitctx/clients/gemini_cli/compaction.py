@@ -30,15 +30,20 @@ _ENTRIES_BYTES = 1024 * 1024
 
 def compressed_since(transcript: object, since: int) -> bool | None:
     """True when the chat record shows a compression after byte `since`, False when it proves there was
-    none, None when it cannot tell (no record, an unknown point, a record too large or rewritten)."""
-    if since < 0 or not isinstance(transcript, str) or not os.path.isabs(transcript) or "\0" in transcript:
-        return None
+    none, None when it cannot tell (an unknown point, a record too large, truncated, of another shape).
+
+    No record at all is False, not None: the event fires before every turn, so without a record it says
+    nothing, and taking each one for a compaction would send the whole session again on every turn."""
+    if not isinstance(transcript, str) or not os.path.isabs(transcript) or "\0" in transcript:
+        return False
+    if since < 0 or not transcript.endswith(".jsonl"):
+        return None  # a record of another release's shape (a whole-file `.json`): no proof either way
     from jitctx.safe_open import open_regular
 
     try:
         fd = open_regular(transcript)
     except (OSError, ValueError):
-        return None
+        return False
     try:
         size = os.fstat(fd).st_size
         if size < since or size > MAX_RECORD_BYTES:
@@ -47,7 +52,7 @@ def compressed_since(transcript: object, since: int) -> bool | None:
             return False
         os.lseek(fd, since, os.SEEK_SET)
         appended = os.read(fd, size - since)
-        if _MESSAGES not in appended:
+        if b'"messages"' not in appended:
             return False  # no rewrite of the message list at all: the cheap, common answer
         os.lseek(fd, 0, os.SEEK_SET)
         data = os.read(fd, size)
@@ -58,20 +63,30 @@ def compressed_since(transcript: object, since: int) -> bool | None:
     return _compression_in(data, since)
 
 
+# Rewrites of the message list read after one mark (a compression writes one): more proves nothing.
+MAX_REWRITES = 8
+
+
 def _compression_in(data: bytes, since: int) -> bool | None:
     start = data.find(b"\n", since - 1) + 1 if since else 0
     unsure = False
+    rewrites = 0
     while start < len(data):
         end = data.find(b"\n", start)
         end = len(data) if end < 0 else end
         if data.startswith(_MESSAGES, start):
+            rewrites += 1
+            if rewrites > MAX_REWRITES:
+                return None
             reply = _reply_id(data[start + len(_MESSAGES) : min(end, start + _ENTRIES_BYTES)])
-            if reply is None:
-                pass  # not the shape of a compression
-            elif reply == "":
+            if reply == "":
                 unsure = True  # entries too large to read: maybe one
-            elif data.find(reply.encode(), 0, start) < 0:
+            elif reply is not None and data.find(reply.encode(), 0, start) < 0:
                 return True
+        elif not data.startswith(b'{"id":', start) and data.find(b'"messages"', start, end) >= 0:
+            # A message record may quote anything; any other line naming the message list is a shape
+            # this reader does not know: no proof either way.
+            unsure = True
         start = end + 1
     return None if unsure else False
 
