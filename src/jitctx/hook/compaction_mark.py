@@ -14,6 +14,10 @@ import os
 from jitctx.discovery.quick import state_file_name
 from jitctx.safe_open import RefusedFile, open_state_file, read_state_file
 
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: the fast lane imports this module
+if TYPE_CHECKING:
+    from jitctx.clients.base import Client
+
 UNKNOWN = -1  # where the transcript ended is not known: no record can prove there was no compaction
 
 
@@ -60,3 +64,22 @@ def forget_mark(sessions: str, key: str) -> None:
         os.unlink(mark_path(sessions, key))
     except OSError:
         pass
+
+
+def mark_compaction(sessions: str, key: str, transcript: object) -> None:
+    """The client's compaction event: a session that exists is marked (one that does not holds nothing
+    of jitctx's to send again)."""
+    if os.path.lexists(os.path.join(sessions, state_file_name(key))):
+        leave_mark(sessions, key, transcript)
+
+
+def compaction_due(client: Client, sessions: str, key: str, transcript: object) -> bool:
+    """Does a mark stand that the client's records do not prove empty (`Client.compacted`)? A mark they
+    prove empty is dropped here. The fast lane and the engine ask this one question."""
+    since = read_mark(sessions, key)
+    if since is None:
+        return False
+    if client.compacted(transcript, since) is not False:
+        return True
+    forget_mark(sessions, key)
+    return False

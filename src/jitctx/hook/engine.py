@@ -29,7 +29,7 @@ from jitctx.clients.event import (
     HookEvent,
     text_field,
 )
-from jitctx.discovery.quick import state_file_name
+from jitctx.hook.compaction_mark import compaction_due, forget_mark, mark_compaction
 from jitctx.hook.context import CONTEXT_LIMIT, dropped_notes, mentions
 from jitctx.hook.log import log_problem
 from jitctx.hook.session_place import DISCOVERY_PROFILE, key_of, root_markers, saved_start
@@ -101,8 +101,6 @@ class Engine:
         if self.resent_after_compaction is not None:
             # Only now that the session is saved with the re-send in it: a delivery that failed, or a
             # hook killed before the save, leaves the mark for the next event to send it again.
-            from jitctx.hook.compaction_mark import forget_mark
-
             forget_mark(*self.resent_after_compaction)
         return answer
 
@@ -212,14 +210,9 @@ class Engine:
         event's answer to no model: the session is marked, and the next event whose answer reaches the
         model carries what it held, once the client's records do not prove there was no compaction."""
         if event.channel != "main":
-            return {}  # a sub-agent's own compaction: its channel's next start brings its files
-        from jitctx.hook.compaction_mark import leave_mark
-
-        sessions = str(self.env.state_dir / "sessions")
-        key = session_key(self, event)
-        if os.path.lexists(os.path.join(sessions, state_file_name(key))):
-            leave_mark(sessions, key, event.transcript)
-        return {}  # nothing sent in this context yet: nothing to send again
+            return {}  # a sub-agent's own compaction is not followed: its channel keeps what it was sent
+        mark_compaction(str(self.env.state_dir / "sessions"), session_key(self, event), event.transcript)
+        return {}  # the answer reaches no model
 
     def _again_after_compaction(self, session: Session, context: EventContext) -> list[Load]:
         """Compaction drops what was added during the session; the client reloads only its startup
@@ -370,19 +363,9 @@ class Engine:
         state.turn.update(load.file.path for load in arrived)
 
     def _compaction_due(self, event: HookEvent) -> bool:
-        """Did the client compact since a compaction event marked the session (and no event carried
-        what it held since)? A mark its records prove empty is dropped."""
-        from jitctx.hook.compaction_mark import forget_mark, read_mark
-
+        """Did the client compact since its compaction event, with nothing carried since?"""
         sessions = str(self.env.state_dir / "sessions")
-        key = session_key(self, event)
-        since = read_mark(sessions, key)
-        if since is None:
-            return False
-        if self.client.compacted(event.transcript, since) is False:
-            forget_mark(sessions, key)
-            return False
-        return True
+        return compaction_due(self.client, sessions, session_key(self, event), event.transcript)
 
     def _batch_seen(self, event: HookEvent) -> None:
         """A client that reports a held call after its batch (Claude Code's PostToolBatch) sends the

@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from jitctx.hook.compaction_mark import forget_mark
 from jitctx.hook.context import fit_with_notes
 from jitctx.hook.session_place import DISCOVERY_PROFILE, key_of, root_markers, saved_start
 from jitctx.model import Discovery, Load, Startup
@@ -116,8 +117,6 @@ class EventContext:
 
     def forget_compaction(self) -> None:
         """What a compaction dropped went out again (or the context is new): the mark goes."""
-        from jitctx.hook.compaction_mark import forget_mark
-
         forget_mark(str(self.store.directory), self.key)
 
     def _keep_what_the_fork_holds(self, session: Session) -> None:

@@ -17,8 +17,8 @@ import json
 import os
 import time
 
-from jitctx.discovery.quick import quick_file_name, quiet, state_file_name
-from jitctx.hook.compaction_mark import forget_mark, leave_mark, read_mark
+from jitctx.discovery.quick import quick_file_name, quiet
+from jitctx.hook.compaction_mark import compaction_due, mark_compaction
 from jitctx.safe_open import read_state_file
 
 TYPE_CHECKING = False
@@ -41,17 +41,16 @@ def answer_quickly(client: Client, event: HookEvent, state_dir: str) -> bool:
     # `session_place.key_of`'s form, without its imports (pathlib, the profiles): not on this budget
     key = f"{client.name}.{event.session_id}"
     if event.kind == BEFORE_TOOL:
-        if _compacted(client, event, sessions, key):
+        if compaction_due(client, sessions, key, event.transcript):
             return False  # the model holds none of the session's rules: the engine decides the hold
         return _quiet_write(client, event, state_dir)
     if event.kind == COMPACT:
         # Answered here: a client may fire it before every turn. Only a session that exists is marked.
-        if os.path.lexists(os.path.join(sessions, state_file_name(key))):
-            leave_mark(sessions, key, event.transcript)
+        mark_compaction(sessions, key, event.transcript)
         return True
     if event.kind != TOOLS:
         return False
-    if _compacted(client, event, sessions, key):
+    if compaction_due(client, sessions, key, event.transcript):
         return False  # this event carries what the session held before the compaction
     from jitctx.hook.touches import call_touches, held_back
 
@@ -73,18 +72,6 @@ def answer_quickly(client: Client, event: HookEvent, state_dir: str) -> bool:
         return _quiet_touch(client, event, state_dir, key, paths[0], started, wrote)
     except (OSError, ValueError, RecursionError, TimeoutError):
         return False  # no index, a damaged one, a regex out of time: the engine decides
-
-
-def _compacted(client: Client, event: HookEvent, sessions: str, key: str) -> bool:
-    """Is a compaction mark standing that the client's records do not prove empty? One that they do
-    is dropped here."""
-    since = read_mark(sessions, key)
-    if since is None:
-        return False
-    if client.compacted(event.transcript, since) is not False:
-        return True
-    forget_mark(sessions, key)
-    return False
 
 
 def _quiet_write(client: Client, event: HookEvent, state_dir: str) -> bool:
