@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from jitctx.cli.main import main
-from jitctx.clients import doctor_kit
-from jitctx.clients.checks import Handler, hook_log_check
 from jitctx.clients.codex.trust import codex_hash, codex_trust
+from jitctx.clients.kit import doctor_kit
+from jitctx.clients.kit.checks import Handler, hook_log_check
 
 
 @pytest.fixture
@@ -266,8 +266,8 @@ def test_codex_hooks_run_only_once_trusted(
     assert "/hooks" in trust["fix"] and "SessionStart untrusted" in trust["detail"]
 
     # What Codex writes when the user trusts the hooks in /hooks
-    from jitctx.clients.checks import our_handlers
     from jitctx.clients.codex.trust import codex_key
+    from jitctx.clients.kit.checks import our_handlers
 
     hooks_json = codex_home / "hooks.json"
     lines = []

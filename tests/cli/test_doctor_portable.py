@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from jitctx.cli.main import main
-from jitctx.clients.doctor_kit import machine_specific
+from jitctx.clients.kit.doctor_kit import machine_specific
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from jitctx.cli.main import main
-from jitctx.clients.hook_command import guard
+from jitctx.clients.kit.hook_command import guard
 
 
 @pytest.fixture

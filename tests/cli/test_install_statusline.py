@@ -166,7 +166,7 @@ def test_only_for_an_agent_with_a_status_line(
     ],
 )
 def test_whose_status_line_it_is(command: str, ours: bool) -> None:
-    from jitctx.clients.status_line import is_jitctx_status_line
+    from jitctx.clients.kit.status_line import is_jitctx_status_line
 
     assert is_jitctx_status_line({"type": "command", "command": command}) is ours
     assert not is_jitctx_status_line({"type": "text", "command": command})

@@ -14,7 +14,7 @@ import pytest
 from jitctx.clients import all_clients
 from jitctx.clients.claude_code import drift as drift_module
 from jitctx.clients.claude_code.drift import find_transcript, session_drift
-from jitctx.clients.transcript_drift import CLIENT_ROUTE, JITCTX_ROUTE, SessionDrift, block_path
+from jitctx.clients.kit.transcript_drift import CLIENT_ROUTE, JITCTX_ROUTE, SessionDrift, block_path
 
 SESSION = "0b7f6a52-1c1e-4f57-9d0e-2f1d5c0e9a11"
 RULE = "Use the API client in src/api/client.ts; never fetch directly."

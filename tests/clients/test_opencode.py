@@ -19,9 +19,9 @@ import pytest
 from jitctx.cli.main import main
 from jitctx.clients import all_clients
 from jitctx.clients.event import START, SUBAGENT, TOOLS, HookError
+from jitctx.clients.kit.settings_file import SettingsError
 from jitctx.clients.opencode import plugin
 from jitctx.clients.opencode.loading import host_profile
-from jitctx.clients.settings_file import SettingsError
 from jitctx.hook.pipeline import respond
 from jitctx.touched import affected_paths
 

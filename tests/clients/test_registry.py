@@ -163,7 +163,7 @@ def test_a_client_registers_only_whole() -> None:
     dialect does not read."""
     from dataclasses import replace
 
-    from jitctx.clients.settings_file import HookEntry
+    from jitctx.clients.kit.settings_file import HookEntry
     from jitctx.profiles import Profile, get_profile
 
     class Half(Client):

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from jitctx.clients.base import Client
-from jitctx.clients.settings_file import HookEntry
+from jitctx.clients.kit.settings_file import HookEntry
 from jitctx.touched import affected_paths, touched_and_written
 from jitctx.touched.tools import SAMPLE_KINDS
 

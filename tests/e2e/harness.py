@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from jitctx.clients.checks import command_program
+from jitctx.clients.kit.checks import command_program
 from tests.conftest import git_init, write_tree
 from tests.e2e import clients as cl
 from tests.e2e.evidence import deliveries, summary

@@ -85,8 +85,8 @@ def test_doctor_reads_the_trust_codex_records(codex: Path, tmp_path: Path) -> No
 
     assert [c["status"] for c in trust_rows(doctor(env, root))] == ["problem"]
 
-    from jitctx.clients.checks import our_handlers
     from jitctx.clients.codex.trust import codex_hash, codex_key
+    from jitctx.clients.kit.checks import our_handlers
 
     ours = {
         codex_key(str(hooks_json), h): codex_hash(h)

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from jitctx.clients.hook_command import is_fail_safe
-from jitctx.clients.settings_file import is_warm_command
+from jitctx.clients.kit.hook_command import is_fail_safe
+from jitctx.clients.kit.settings_file import is_warm_command
 from tests.e2e import clients as cl
 from tests.e2e.copilot_cli_harness import PINNED, CopilotHarness
 from tests.e2e.fake_api import Call, Script

@@ -235,7 +235,7 @@ def test_a_broken_jitctx_never_blocks_a_call(
     """Every hook command of the client's settings runs a jitctx at an absolute path (as a user-scope
     install from a virtualenv writes it) that fails or is gone; the model writes src/ui/New.tsx once."""
     from jitctx.clients import all_clients
-    from jitctx.clients.hook_command import fail_safe, guard
+    from jitctx.clients.kit.hook_command import fail_safe, guard
 
     harness = CLIENTS[agent].make(clients, tmp_path)
     program = tmp_path / "old-venv" / "bin" / "jitctx"

@@ -13,7 +13,7 @@ import pytest
 
 from jitctx.cli.main import main
 from jitctx.clients.claude_code import hooks as claude_code
-from jitctx.clients.hook_command import guard, is_guarded, unguard
+from jitctx.clients.kit.hook_command import guard, is_guarded, unguard
 
 UNRELATED = {
     "$schema": "https://json.schemastore.org/claude-code-settings.json",

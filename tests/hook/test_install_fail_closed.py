@@ -19,8 +19,15 @@ import pytest
 
 from jitctx.cli.main import main
 from jitctx.clients import all_clients
-from jitctx.clients.hook_command import fail_safe, guard, is_fail_safe, is_guarded, is_jitctx_command, unguard
-from jitctx.clients.settings_file import install, uninstall
+from jitctx.clients.kit.hook_command import (
+    fail_safe,
+    guard,
+    is_fail_safe,
+    is_guarded,
+    is_jitctx_command,
+    unguard,
+)
+from jitctx.clients.kit.settings_file import install, uninstall
 
 CLOSED = ("gemini-cli", "copilot-cli")
 PRE_TOOL = {"gemini-cli": "BeforeTool", "copilot-cli": "preToolUse"}

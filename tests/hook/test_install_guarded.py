@@ -16,10 +16,10 @@ import pytest
 from jitctx.cli.install_server import without_warm
 from jitctx.cli.main import main
 from jitctx.clients import all_clients
-from jitctx.clients.checks import command_program
-from jitctx.clients.hook_command import fail_safe, guard, is_guarded, is_jitctx_command, unguard
-from jitctx.clients.mcp_transport import server_spec
-from jitctx.clients.settings_file import install, is_warm_command, uninstall
+from jitctx.clients.kit.checks import command_program
+from jitctx.clients.kit.hook_command import fail_safe, guard, is_guarded, is_jitctx_command, unguard
+from jitctx.clients.kit.mcp_transport import server_spec
+from jitctx.clients.kit.settings_file import install, is_warm_command, uninstall
 
 SHELL_CLIENTS = [c.name for c in all_clients.every() if "project" in c.scopes and not c.hooks_file]
 GUARDED = "command -v jitctx >/dev/null 2>&1 && exec jitctx hook gemini-cli || echo '{}'"

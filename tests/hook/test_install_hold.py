@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from jitctx.cli.main import main
-from jitctx.clients.checks import our_handlers
 from jitctx.clients.codex.trust import codex_hash, codex_key
-from jitctx.clients.hook_command import unguard
+from jitctx.clients.kit.checks import our_handlers
+from jitctx.clients.kit.hook_command import unguard
 
 # client -> (settings file of the project scope, the PreToolUse matcher: its write tools and its shell)
 PRE_TOOL = {

@@ -13,7 +13,7 @@ import pytest
 
 from jitctx.cli.main import main
 from jitctx.clients.claude_code import hooks as claude_code
-from jitctx.clients.mcp_transport import HOOK_FIELDS, hook_payload, is_jitctx_server, server_spec
+from jitctx.clients.kit.mcp_transport import HOOK_FIELDS, hook_payload, is_jitctx_server, server_spec
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ import pytest
 
 from jitctx.cli.main import main
 from jitctx.clients import all_clients
-from jitctx.clients.hook_command import fail_safe, guard
+from jitctx.clients.kit.hook_command import fail_safe, guard
 
 PROJECT_CLIENTS = [c.name for c in all_clients.every() if "project" in c.scopes]
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from jitctx.clients.claude_code.hooks import ENTRIES
-from jitctx.clients.hook_command import is_jitctx_command
-from jitctx.clients.settings_file import SettingsError, diff, dump, install, parse_settings, uninstall
+from jitctx.clients.kit.hook_command import is_jitctx_command
+from jitctx.clients.kit.settings_file import SettingsError, diff, dump, install, parse_settings, uninstall
 
 CMD = "jitctx hook claude-code"
 OTHER = {

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from jitctx.cli.main import main
-from jitctx.clients.settings_file import dump, parse_settings
+from jitctx.clients.kit.settings_file import dump, parse_settings
 
 NUMBERS = (
     '{\n  "big": 1e400,\n  "long": 12345678901234567890.123456789,\n  "float": 1.0,\n  "exp": 1E5,\n'

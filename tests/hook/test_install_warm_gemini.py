@@ -1,5 +1,5 @@
 """`jitctx install gemini-cli --warm`: Gemini CLI's entries are written in the fail-safe form (Gemini CLI
-takes a hook that fails for a deny: `clients.hook_command.fail_safe`), with `--warm` inside it; the
+takes a hook that fails for a deny: `clients.kit.hook_command.fail_safe`), with `--warm` inside it; the
 command, run by a shell as Gemini CLI runs it, hands its events to the warm daemon and returns at once.
 (tests/e2e/test_gemini_warm.py runs the real client with it.)"""
 
@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from jitctx.cli.main import main
-from jitctx.clients.hook_command import is_fail_safe
-from jitctx.clients.settings_file import is_warm_command
+from jitctx.clients.kit.hook_command import is_fail_safe
+from jitctx.clients.kit.settings_file import is_warm_command
 from tests.conftest import write_tree
 
 GUARDED_WARM = "command -v jitctx >/dev/null 2>&1 && jitctx hook gemini-cli --warm || echo '{}'"

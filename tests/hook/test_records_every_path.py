@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from jitctx.clients.mcp_transport import JSON_FIELDS
+from jitctx.clients.kit.mcp_transport import JSON_FIELDS
 from jitctx.hook.transports.mcp.tools import McpTools
 from jitctx.project import Project
 from tests.conftest import EXAMPLE, git_init, settle

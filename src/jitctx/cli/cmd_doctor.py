@@ -10,7 +10,7 @@ from pathlib import Path
 
 from jitctx.cli.common import add_json, add_root, print_json, table
 from jitctx.cli.state import add_state_dir, state_dir
-from jitctx.clients.checks import OK, PROBLEM, SKIP, WARN, Check
+from jitctx.clients.kit.checks import OK, PROBLEM, SKIP, WARN, Check
 from jitctx.errors import UsageError
 
 HELP = """\
@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         )
     checks.append(_links_check(root))
     state = state_dir(args)
-    from jitctx.clients.checks import hook_log_check, state_dir_check
+    from jitctx.clients.kit.checks import hook_log_check, state_dir_check
 
     checks.extend(_drift_checks(state, home))  # after the clients' own checks: a line per release
     checks.append(state_dir_check(state, os.getuid()))

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from jitctx.cli.common import add_json, add_root, print_json, table
 from jitctx.cli.state import add_state_dir, state_dir
-from jitctx.clients.doctor_kit import (
+from jitctx.clients.kit.doctor_kit import (
     COMMITTED_SCOPE,
     INSTALL_FOR_USER,
     in_active_virtualenv,
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from jitctx.cli.install_server import ServerChange
     from jitctx.cli.install_status_line import StatusLineOutcome
     from jitctx.clients.base import Client
-    from jitctx.clients.settings_file import Change
+    from jitctx.clients.kit.settings_file import Change
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -119,10 +119,10 @@ def default_command(agent: str, scope: str = "user") -> str:
 def hook_command(client: Client, scope: str, given: str | None, warm: bool) -> str:
     """The command install writes: `given` (--command) or the scope's default, with --warm. In the
     committed scope a client that runs hook commands through a shell gets the guarded form, which
-    answers `{}` on a machine without jitctx (clients.hook_command.guard); a plugin of jitctx's own starts
+    answers `{}` on a machine without jitctx (clients.kit.hook_command.guard); a plugin of jitctx's own starts
     the program itself and leaves the client alone when it cannot."""
-    from jitctx.clients import hook_command as commands
-    from jitctx.clients import settings_file as settings
+    from jitctx.clients.kit import hook_command as commands
+    from jitctx.clients.kit import settings_file as settings
 
     command = given or default_command(client.name, scope)
     if not commands.is_jitctx_command(command, client.name):
@@ -212,10 +212,10 @@ def apply(args: argparse.Namespace) -> Outcome:
     before anything is written."""
     from jitctx.cli.install_rewrite import rewrite
     from jitctx.cli.install_server import register_server, without_warm
-    from jitctx.clients import hook_command as commands
-    from jitctx.clients import install_record
-    from jitctx.clients import settings_file as settings
-    from jitctx.clients.mcp_transport import APPROVALS, approve, withdraw
+    from jitctx.clients.kit import hook_command as commands
+    from jitctx.clients.kit import install_record
+    from jitctx.clients.kit import settings_file as settings
+    from jitctx.clients.kit.mcp_transport import APPROVALS, approve, withdraw
 
     path = settings_file(args.agent, args.scope, args.root)
     state = state_dir(args)
@@ -244,7 +244,7 @@ def apply(args: argparse.Namespace) -> Outcome:
     serving = "mcp" in client.transports and args.scope != "local"
     server_path = None
     if serving:
-        from jitctx.clients.mcp_transport import server_file
+        from jitctx.clients.kit.mcp_transport import server_file
 
         home = home_dir() if args.scope == "user" else ""
         server_path = Path(server_file(args.scope, str(path.parent.parent), home))  # <root>/.claude/...
@@ -322,7 +322,7 @@ def _status_line(
     """The settings with jitctx's status line (`setting`; not over one of the user's, here or in
     `theirs`), or without it (`removing`: uninstall takes it away when it is jitctx's)."""
     from jitctx.cli.install_status_line import StatusLineOutcome, status_line_command
-    from jitctx.clients import status_line
+    from jitctx.clients.kit import status_line
 
     if not keys or not (setting or removing):
         return data, None
@@ -538,7 +538,7 @@ def _shown_path(path: Path, root: str, home: str | None) -> str:
 
 
 def _document(args: argparse.Namespace, outcome: Outcome) -> dict[str, Any]:
-    from jitctx.clients.settings_file import is_warm_command
+    from jitctx.clients.kit.settings_file import is_warm_command
 
     return {
         "agent": args.agent,
@@ -613,7 +613,7 @@ def _status_line_notes(args: argparse.Namespace, outcome: Outcome) -> list[str]:
     if outcome.status_line is None:
         return []
     from jitctx.cli.install_status_line import notes
-    from jitctx.clients.status_line import REMOVED
+    from jitctx.clients.kit.status_line import REMOVED
 
     change, path = outcome.status_line
     if change.action == REMOVED:
@@ -640,7 +640,7 @@ def _deleted(paths: tuple[Path, ...]) -> list[str]:
 def _written_notes(args: argparse.Namespace, outcome: Outcome) -> list[str]:
     """After a settings file was written: its backup, what was deleted, the hook command and what it asks
     of this machine and the team's, and the client's own step before it runs the hooks."""
-    from jitctx.clients.checks import command_program
+    from jitctx.clients.kit.checks import command_program
 
     path = outcome.path
     root = project_root(args.root)
@@ -669,9 +669,9 @@ def _written_notes(args: argparse.Namespace, outcome: Outcome) -> list[str]:
 
 def portable_notes(client: Client, command: str, path: Path, root: str) -> list[str]:
     """What the committed command does on each machine, and what is amiss with it on this one."""
-    from jitctx.clients.checks import command_program
-    from jitctx.clients.doctor_kit import shared_phrase
-    from jitctx.clients.hook_command import is_guarded
+    from jitctx.clients.kit.checks import command_program
+    from jitctx.clients.kit.doctor_kit import shared_phrase
+    from jitctx.clients.kit.hook_command import is_guarded
 
     program = command_program(command) or ""
     others = " or ".join(f"--scope {scope}" for scope in client.scopes if scope != COMMITTED_SCOPE)

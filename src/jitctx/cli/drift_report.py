@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from jitctx.clients.checks import Check
-from jitctx.clients.transcript_drift import SessionDrift
+from jitctx.clients.kit.checks import Check
+from jitctx.clients.kit.transcript_drift import SessionDrift
 
 UNKNOWN_RELEASE = "unknown"
 
@@ -289,7 +289,7 @@ def drift_summary(release: ReleaseDrift) -> str:
 def drift_checks(report: DriftReport, window: str) -> list[Check]:
     """doctor's lines: one warning per client release with drift, else one line per client read."""
     from jitctx.cli.common import count
-    from jitctx.clients.checks import OK, SKIP, WARN
+    from jitctx.clients.kit.checks import OK, SKIP, WARN
 
     fix = "jitctx stats --drift   (which files, in how many sessions, by whom)"
     checks = [

@@ -32,8 +32,8 @@ def register_server(
 ) -> ServerChange | None:
     """Add (a command given) or remove (None) the `jitctx` MCP server entry of `path` (.mcp.json or
     ~/.claude.json); None when a removal finds none."""
-    from jitctx.clients import install_record
-    from jitctx.clients.mcp_transport import MCP_SERVER, add_server, remove_server, server_spec
+    from jitctx.clients.kit import install_record
+    from jitctx.clients.kit.mcp_transport import MCP_SERVER, add_server, remove_server, server_spec
 
     if command is None and not path.exists():
         install_record.forget_added(state, path, "mcp-server")

@@ -1,7 +1,7 @@
 """`jitctx install AGENT --statusline`: the status line command install writes, the status line of the
 user's that it leaves alone (in the file it writes or in another scope's, which the agent would show
 instead of jitctx's, or hide behind it), and what install says about either. The setting itself is
-changed by `clients.status_line`."""
+changed by `clients.kit.status_line`."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from jitctx.clients.doctor_kit import COMMITTED_SCOPE, settings_data
-from jitctx.clients.status_line import (
+from jitctx.clients.kit.doctor_kit import COMMITTED_SCOPE, settings_data
+from jitctx.clients.kit.status_line import (
     ADDED,
     LEFT,
     UPDATED,
@@ -21,7 +21,7 @@ from jitctx.clients.status_line import (
     command_of,
     is_jitctx_status_line,
 )
-from jitctx.clients.status_line import setting_at as status_line_at
+from jitctx.clients.kit.status_line import setting_at as status_line_at
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

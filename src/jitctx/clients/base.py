@@ -26,10 +26,10 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-    from jitctx.clients.checks import Check
     from jitctx.clients.event import HookEvent
-    from jitctx.clients.settings_file import HookEntry
-    from jitctx.clients.transcript_drift import SessionDrift
+    from jitctx.clients.kit.checks import Check
+    from jitctx.clients.kit.settings_file import HookEntry
+    from jitctx.clients.kit.transcript_drift import SessionDrift
     from jitctx.profiles import Profile
     from jitctx.touched.tools import Declaration
 
@@ -267,7 +267,7 @@ class Installer:
     hooks_file: bool = False
     # Where the settings file holds the client's status line command, as a path of keys (Claude Code:
     # `("statusLine",)`); () when it has none. `install --statusline` sets it to `jitctx statusline`
-    # (clients.status_line).
+    # (clients.kit.status_line).
     status_line_setting: tuple[str, ...] = ()
 
     def settings_path(self, scope: str, root: str, home: str, environ: Mapping[str, str]) -> Path:
@@ -286,7 +286,7 @@ class Installer:
 
     def install_entries(self, data: dict[str, Any], command: str) -> tuple[dict[str, Any], list[Any]]:
         """`data` (the settings file) with this client's hook entries running `command`."""
-        from jitctx.clients import settings_file
+        from jitctx.clients.kit import settings_file
 
         return settings_file.install(data, self.entries(), command, self.name)
 
@@ -306,7 +306,7 @@ class DoctorChecks:
         are installed for it anywhere."""
         from typing import cast
 
-        from jitctx.clients.doctor_kit import settings_checks
+        from jitctx.clients.kit.doctor_kit import settings_checks
 
         client = cast("Client", self)  # the default checks read the client's installer part
 

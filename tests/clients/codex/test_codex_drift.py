@@ -12,7 +12,7 @@ import pytest
 from jitctx.cli.main import main
 from jitctx.clients import all_clients
 from jitctx.clients.codex.drift import find_rollout, session_drift
-from jitctx.clients.transcript_drift import CLIENT_ROUTE, JITCTX_ROUTE, SessionDrift
+from jitctx.clients.kit.transcript_drift import CLIENT_ROUTE, JITCTX_ROUTE, SessionDrift
 from jitctx.telemetry.records import append_record, startup_record
 from tests.clients.codex.rollout_records import (
     FORKED_FILES,

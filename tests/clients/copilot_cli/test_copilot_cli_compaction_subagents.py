@@ -18,7 +18,7 @@ import pytest
 
 from jitctx.cli.main import main
 from jitctx.clients.event import COMPACT, PROMPT, SUBAGENT, TOOLS, HookError
-from jitctx.clients.hook_command import is_fail_safe
+from jitctx.clients.kit.hook_command import is_fail_safe
 from tests.clients.test_copilot_cli import COPILOT, answer, captured, project
 
 PARENT = "a34764ec-c9b6-4734-ace9-87969d719ff3"  # the main agent's session, in every captured payload

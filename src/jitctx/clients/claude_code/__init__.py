@@ -17,10 +17,10 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-    from jitctx.clients.checks import Check
     from jitctx.clients.claude_code.transcript import Release
-    from jitctx.clients.settings_file import HookEntry
-    from jitctx.clients.transcript_drift import SessionDrift
+    from jitctx.clients.kit.checks import Check
+    from jitctx.clients.kit.settings_file import HookEntry
+    from jitctx.clients.kit.transcript_drift import SessionDrift
     from jitctx.profiles import Profile
 
 
@@ -165,7 +165,7 @@ class ClaudeCode(Client):
         record_skill_uses(context, calls)
 
     def mcp_payload(self, fields: dict[str, Any]) -> dict[str, Any]:
-        from jitctx.clients.mcp_transport import hook_payload
+        from jitctx.clients.kit.mcp_transport import hook_payload
 
         return hook_payload(fields)
 

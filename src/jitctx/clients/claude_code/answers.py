@@ -5,7 +5,7 @@ Claude Code records each hook command that ran as a `hook_success` attachment (`
 `hook_additional_context` attachment (`content[]`, one text per hook, as each printed it; seen with
 2.1.197 and 2.1.332). A context is jitctx's when its text is the `additionalContext` of a `hook_success`
 of jitctx's own command: another hook's context, whatever it says, is not. Which blocks of it are provably
-there, `clients.answer_blocks` reads.
+there, `clients.kit.answer_blocks` reads.
 """
 
 from __future__ import annotations
@@ -15,14 +15,14 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from jitctx.clients.answer_blocks import Answer
+from jitctx.clients.kit.answer_blocks import Answer
 
 _SLACK_NS = 2_000_000  # the record's times are whole milliseconds
 
 
 def answer_of(record: Mapping[str, Any]) -> Answer | None:
     """The answer a `hook_success` record of jitctx's own hook command shows it printed, or None."""
-    from jitctx.clients.hook_command import is_jitctx_command
+    from jitctx.clients.kit.hook_command import is_jitctx_command
 
     attachment = record.get("attachment")
     stdout = attachment.get("stdout") if isinstance(attachment, dict) else None

@@ -9,8 +9,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jitctx.clients.checks import MCP_HANDLER, OK, PROBLEM, WARN, Check, Handler
-from jitctx.clients.doctor_kit import command_check, launch_dir_check, settings_checks, settings_data
+from jitctx.clients.kit.checks import MCP_HANDLER, OK, PROBLEM, WARN, Check, Handler
+from jitctx.clients.kit.doctor_kit import command_check, launch_dir_check, settings_checks, settings_data
 
 if TYPE_CHECKING:
     from jitctx.clients.base import Client
@@ -51,7 +51,7 @@ def doctor(
         ordered = sorted(places, key=lambda place: place[0] != "user")  # user, then project, then local
         return plugin_checks(Path(home), [settings_data(path) for _, path in ordered])
 
-    from jitctx.clients.status_line import status_line_checks
+    from jitctx.clients.kit.status_line import status_line_checks
 
     checks, installed = settings_checks(
         client,
@@ -70,7 +70,7 @@ def mcp_server_check(client: str, scope: str, root: str, home: str | None) -> Ch
     """mcp_tool hooks of ours need the `jitctx` MCP server where Claude Code reads it, runnable, and
     (in a project's .mcp.json) approved."""
     from jitctx.clients.claude_code.hooks import settings_path
-    from jitctx.clients.mcp_transport import APPROVALS, MCP_SERVER, is_jitctx_server, server_file
+    from jitctx.clients.kit.mcp_transport import APPROVALS, MCP_SERVER, is_jitctx_server, server_file
 
     name = f"mcp server ({scope})"
     if scope == "user" and not home:

@@ -21,8 +21,8 @@ import re
 from collections.abc import Iterable, Mapping
 
 from jitctx.clients.claude_code.evidence import _body, is_compaction, main_record, sightings
-from jitctx.clients.evidence_paths import PathResolver
-from jitctx.clients.transcript_drift import (
+from jitctx.clients.kit.evidence_paths import PathResolver
+from jitctx.clients.kit.transcript_drift import (
     CLIENT_ROUTE,
     JITCTX_ROUTE,
     Arrival,

@@ -35,10 +35,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from jitctx.clients.answer_blocks import Answer, Block, FileTexts, blocks_in, root_of, roots_for
 from jitctx.clients.claude_code.answers import answer_of
 from jitctx.clients.claude_code.transcript import _read
-from jitctx.clients.evidence_paths import PathResolver
+from jitctx.clients.kit.answer_blocks import Answer, Block, FileTexts, blocks_in, root_of, roots_for
+from jitctx.clients.kit.evidence_paths import PathResolver
 
 TAIL_BYTES = 2 * 1024 * 1024
 NAMES_MAX_BYTES = 32 * 1024 * 1024  # a forked transcript longer than this tells nothing (`names_shown`)

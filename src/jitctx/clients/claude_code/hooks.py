@@ -27,8 +27,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from jitctx.clients.claude_code import tools
-from jitctx.clients.mcp_transport import MCP_EVENTS
-from jitctx.clients.settings_file import HookEntry
+from jitctx.clients.kit.mcp_transport import MCP_EVENTS
+from jitctx.clients.kit.settings_file import HookEntry
 from jitctx.touched.tools import held_tools
 
 AGENT = "claude-code"

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from jitctx.clients.checks import WARN, Check
-from jitctx.clients.plugin_doctor import data_dir, enabled, install_check
+from jitctx.clients.kit.checks import WARN, Check
+from jitctx.clients.kit.plugin_doctor import data_dir, enabled, install_check
 
 CLIENT = "claude-code"
 

@@ -19,10 +19,10 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-    from jitctx.clients.checks import Check
     from jitctx.clients.event import HookEvent
-    from jitctx.clients.settings_file import HookEntry
-    from jitctx.clients.transcript_drift import SessionDrift
+    from jitctx.clients.kit.checks import Check
+    from jitctx.clients.kit.settings_file import HookEntry
+    from jitctx.clients.kit.transcript_drift import SessionDrift
     from jitctx.profiles import Profile
 
 # Codex's event names for each kind (`event.parse_claude_shaped`; `hooks` describes the payloads).

@@ -17,7 +17,7 @@ import os
 from collections.abc import Sequence
 
 from jitctx.clients.codex.rollout import PROJECT_DOC_SEPARATOR
-from jitctx.clients.evidence_paths import PathResolver
+from jitctx.clients.kit.evidence_paths import PathResolver
 
 MAX_LEVELS = 64  # directories above the one the text is for, as deep as a checkout goes
 READ_BUDGET = 32 * 1024 * 1024  # bytes read per reading, whatever the records claim

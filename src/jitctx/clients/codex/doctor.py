@@ -8,11 +8,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jitctx.clients.checks import OK, PROBLEM, WARN, Check, Handler
 from jitctx.clients.codex.trust import codex_hooks_disabled
 from jitctx.clients.codex.trust import codex_project_trusted as project_trusted
 from jitctx.clients.codex.trust import codex_trust as hook_trust
-from jitctx.clients.doctor_kit import settings_checks
+from jitctx.clients.kit.checks import OK, PROBLEM, WARN, Check, Handler
+from jitctx.clients.kit.doctor_kit import settings_checks
 
 if TYPE_CHECKING:
     from jitctx.clients.base import Client

@@ -27,8 +27,8 @@ from datetime import datetime, timedelta
 from jitctx.clients.codex.agents_md import CodexFiles, as_sent
 from jitctx.clients.codex.config import OWN_NAMES, config_path, project_doc_names, read_config
 from jitctx.clients.codex.rollout import project_docs, read_tail, sightings
-from jitctx.clients.evidence_paths import PathResolver
-from jitctx.clients.transcript_drift import (
+from jitctx.clients.kit.evidence_paths import PathResolver
+from jitctx.clients.kit.transcript_drift import (
     CLIENT_ROUTE,
     JITCTX_ROUTE,
     Arrival,

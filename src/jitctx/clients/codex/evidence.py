@@ -23,7 +23,10 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from jitctx.clients.answer_blocks import (
+from jitctx.clients.codex.agents_md import CodexFiles, as_sent
+from jitctx.clients.codex.hooks import TIMEOUT_S
+from jitctx.clients.codex.rollout import codex_home_of, last_compaction, read_tail, sightings
+from jitctx.clients.kit.answer_blocks import (
     MAX_FILE_BYTES,
     Answer,
     Block,
@@ -32,10 +35,7 @@ from jitctx.clients.answer_blocks import (
     root_of,
     roots_for,
 )
-from jitctx.clients.codex.agents_md import CodexFiles, as_sent
-from jitctx.clients.codex.hooks import TIMEOUT_S
-from jitctx.clients.codex.rollout import codex_home_of, last_compaction, read_tail, sightings
-from jitctx.clients.evidence_paths import PathResolver
+from jitctx.clients.kit.evidence_paths import PathResolver
 
 TAIL_BYTES = 4 * 1024 * 1024
 # The earliest a hook whose context was recorded at T can have started: its timeout, and a second more.

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from jitctx.clients.settings_file import HookEntry
+from jitctx.clients.kit.settings_file import HookEntry
 
 AGENT = "codex"
 TIMEOUT_S = 10

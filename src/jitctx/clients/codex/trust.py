@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from jitctx.clients.checks import Handler, snake
+from jitctx.clients.kit.checks import Handler, snake
 
 
 def codex_key(hooks_json: str, handler: Handler) -> str:

@@ -43,9 +43,9 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-    from jitctx.clients.checks import Check
     from jitctx.clients.event import HookEvent
-    from jitctx.clients.settings_file import HookEntry
+    from jitctx.clients.kit.checks import Check
+    from jitctx.clients.kit.settings_file import HookEntry
     from jitctx.profiles import Profile
 
 VIEW_TOOL = "view"  # the one tool after which Copilot CLI loads the instruction files above a file

@@ -46,7 +46,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from jitctx.clients.copilot_cli import tools
-from jitctx.clients.settings_file import HookEntry
+from jitctx.clients.kit.settings_file import HookEntry
 from jitctx.touched.tools import held_tools
 
 TYPE_CHECKING = False

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from jitctx.clients.copilot_cli.hooks import config_home
-from jitctx.clients.jsonc import read_jsonc
+from jitctx.clients.kit.jsonc import read_jsonc
 from jitctx.paths import is_inside
 
 # Variables with which a `-p` run loads the repository's hooks without a recorded trust.

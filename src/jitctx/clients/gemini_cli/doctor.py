@@ -9,8 +9,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jitctx.clients.checks import OK, PROBLEM, WARN, Check, Handler
-from jitctx.clients.doctor_kit import launch_dir_check, settings_checks
+from jitctx.clients.kit.checks import OK, PROBLEM, WARN, Check, Handler
+from jitctx.clients.kit.doctor_kit import launch_dir_check, settings_checks
 
 if TYPE_CHECKING:
     from jitctx.clients.base import Client
@@ -50,7 +50,7 @@ def doctor(
 
 def trust_check(name: str, root: str, home: str | None, environ: Mapping[str, str]) -> Check:
     from jitctx.clients.gemini_cli.settings import folder_trust
-    from jitctx.clients.jsonc import read_jsonc
+    from jitctx.clients.kit.jsonc import read_jsonc
 
     if environ.get("GEMINI_CLI_TRUST_WORKSPACE", "").lower() == "true":
         return Check(name, "trust (folder)", OK, "GEMINI_CLI_TRUST_WORKSPACE=true: every folder is trusted")

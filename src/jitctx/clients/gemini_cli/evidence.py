@@ -36,7 +36,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from jitctx.clients.evidence_paths import PathResolver
+from jitctx.clients.kit.evidence_paths import PathResolver
 
 PREFIX = "\n\n--- Newly Discovered Project Context ---\n"
 SUFFIX = "\n--- End Project Context ---"

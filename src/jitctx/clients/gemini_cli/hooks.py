@@ -29,7 +29,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from jitctx.clients.gemini_cli import tools
-from jitctx.clients.settings_file import HookEntry
+from jitctx.clients.kit.settings_file import HookEntry
 from jitctx.touched.tools import held_tools
 
 AGENT = "gemini-cli"

@@ -39,9 +39,9 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-    from jitctx.clients.checks import Check
     from jitctx.clients.event import HookEvent
-    from jitctx.clients.settings_file import HookEntry
+    from jitctx.clients.kit.checks import Check
+    from jitctx.clients.kit.settings_file import HookEntry
     from jitctx.profiles import Profile
 
 KINDS = {
@@ -86,7 +86,7 @@ class OpenCodeFollower(Follower):
             return None
         if call.get("tool_name") != READ_TOOL:
             return frozenset()
-        from jitctx.clients.evidence_paths import PathResolver
+        from jitctx.clients.kit.evidence_paths import PathResolver
 
         paths = PathResolver()
         return frozenset(real for path in loaded if (real := paths.real(path)) is not None)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from jitctx.clients.checks import OK, PROBLEM, SKIP, WARN, Check
-from jitctx.clients.doctor_kit import command_check, scopes_check, version_check
+from jitctx.clients.kit.checks import OK, PROBLEM, SKIP, WARN, Check
+from jitctx.clients.kit.doctor_kit import command_check, scopes_check, version_check
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -25,9 +25,9 @@ def _set(environ: Mapping[str, str], name: str) -> bool:
 
 def plugin_check(client: Client, scope: str, path: Path) -> tuple[Check, str | None]:
     """The plugin file of one scope, and the command it runs when it is jitctx's and current."""
+    from jitctx.clients.kit.settings_file import SettingsError
     from jitctx.clients.opencode.hooks import TOOL_BEFORE
     from jitctx.clients.opencode.plugin import command_of, is_ours, read_text, render
-    from jitctx.clients.settings_file import SettingsError
 
     name = f"plugin ({scope})"
     fix = f"jitctx install {client.name} --scope {scope}"

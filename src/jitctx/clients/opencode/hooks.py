@@ -31,8 +31,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from jitctx.clients.kit.settings_file import HookEntry
 from jitctx.clients.opencode import tools
-from jitctx.clients.settings_file import HookEntry
 from jitctx.touched.tools import held_tools
 
 START = "session.start"

@@ -14,7 +14,7 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
-from jitctx.clients.settings_file import Change, SettingsError
+from jitctx.clients.kit.settings_file import Change, SettingsError
 
 MARKER = "// jitctx-plugin"
 PLACEHOLDER = "__JITCTX_COMMAND__"
@@ -66,7 +66,7 @@ def command_of(text: str) -> str | None:
 
 def read_text(path: Path) -> str | None:
     """The file's text, None when there is none; SettingsError when it cannot be read as text."""
-    from jitctx.clients.settings_file import refuse_dangling_links
+    from jitctx.clients.kit.settings_file import refuse_dangling_links
 
     refuse_dangling_links(path)
     try:
@@ -92,8 +92,8 @@ def install_file(
     path: Path, command: str | None, state: Path, dry_run: bool, events: tuple[str, ...]
 ) -> FileChange:
     """Write the plugin running `command` at `path`, or remove it (`command` None)."""
-    from jitctx.clients import install_record
-    from jitctx.clients import settings_file as settings
+    from jitctx.clients.kit import install_record
+    from jitctx.clients.kit import settings_file as settings
 
     missing = install_record.missing_folders(path)
     adding = command is not None

@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jitctx.clients.checks import OK, PROBLEM, WARN, Check, Handler
-from jitctx.clients.doctor_kit import launch_dir_check, settings_checks
+from jitctx.clients.kit.checks import OK, PROBLEM, WARN, Check, Handler
+from jitctx.clients.kit.doctor_kit import launch_dir_check, settings_checks
 
 if TYPE_CHECKING:
     from jitctx.clients.base import Client

@@ -29,8 +29,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from jitctx.clients.kit.settings_file import HookEntry
 from jitctx.clients.qwen_code import tools
-from jitctx.clients.settings_file import HookEntry
 from jitctx.touched.tools import held_tools
 
 AGENT = "qwen-code"

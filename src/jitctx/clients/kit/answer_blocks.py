@@ -18,7 +18,7 @@ import os
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
-from jitctx.clients.evidence_paths import PathResolver
+from jitctx.clients.kit.evidence_paths import PathResolver
 
 _HEADS = ("Contents of ", "Updated contents of ")
 _NOTES = ("Not included above, ", "note: ")  # what may follow the blocks (hook.context)

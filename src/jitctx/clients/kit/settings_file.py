@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from jitctx.clients.hook_command import (  # the forms of a hook's command, read by settings' callers too
+from jitctx.clients.kit.hook_command import (  # the forms of a hook's command, read by settings' callers too
     fail_safe,
     is_jitctx_command,
     unguard,
@@ -58,7 +58,7 @@ class HookEntry(NamedTuple):
             command = fail_safe(command)
         handler: Settings = {"type": "command", "command": command, "timeout": self.timeout}
         if self.mcp:
-            from jitctx.clients.mcp_transport import mcp_handler
+            from jitctx.clients.kit.mcp_transport import mcp_handler
 
             handler = mcp_handler(self.timeout)
         if self.matcher is None:
@@ -208,7 +208,7 @@ def _ours(group: object, agent: str) -> list[int]:
     """Indexes of jitctx's handlers in one matcher group."""
     if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
         return []
-    from jitctx.clients.mcp_transport import is_jitctx_mcp_handler
+    from jitctx.clients.kit.mcp_transport import is_jitctx_mcp_handler
 
     return [
         i

@@ -102,7 +102,7 @@ def server_spec(hook_command: str, agent: str) -> dict[str, Any]:
     (`python -m jitctx hook AGENT` -> `python -m jitctx mcp`; a guarded command's own)."""
     import shlex
 
-    from jitctx.clients.hook_command import unguard
+    from jitctx.clients.kit.hook_command import unguard
 
     words = shlex.split(unguard(hook_command))
     if words[-2:] != ["hook", agent]:

@@ -16,13 +16,13 @@ import copy
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from jitctx.clients.settings_file import SettingsError
+from jitctx.clients.kit.settings_file import SettingsError
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from jitctx.clients.base import Client
-    from jitctx.clients.checks import Check
+    from jitctx.clients.kit.checks import Check
 
 Settings = dict[str, Any]
 
@@ -64,7 +64,7 @@ def is_jitctx_status_line(setting: object) -> bool:
 def runs_status_line(command: str) -> bool:
     """Does this command run `jitctx statusline` and nothing else? A line that pipes it, chains it or
     redirects it (`jitctx statusline && ccusage statusline`) is the user's own, which calls jitctx."""
-    from jitctx.clients.hook_command import runs_jitctx
+    from jitctx.clients.kit.hook_command import runs_jitctx
 
     if any(operator in command for operator in ("|", "&", ";", ">", "<", "`", "$(")):
         return False
@@ -109,7 +109,7 @@ def status_line_checks(client: Client, places: Sequence[tuple[str, Path]]) -> li
     checked). Nothing when it is set nowhere: it is optional."""
     from dataclasses import replace
 
-    from jitctx.clients.doctor_kit import command_check, settings_data
+    from jitctx.clients.kit.doctor_kit import command_check, settings_data
 
     checks = []
     for scope, path in places:

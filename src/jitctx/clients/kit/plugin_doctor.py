@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from jitctx.clients.checks import OK, PROBLEM, WARN, Check
+from jitctx.clients.kit.checks import OK, PROBLEM, WARN, Check
 
 
 def enabled(plugin_id: str, settings: Iterable[Mapping[str, Any]]) -> bool:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from jitctx.clients.evidence_paths import PathResolver
+from jitctx.clients.kit.evidence_paths import PathResolver
 
 CLIENT_ROUTE, JITCTX_ROUTE = "client", "jitctx"
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from jitctx.clients.claude_code.evidence import delivered
-from jitctx.clients.evidence_paths import PATH_MAX, PathResolver
+from jitctx.clients.kit.evidence_paths import PATH_MAX, PathResolver
 
 
 @pytest.fixture

@@ -55,9 +55,9 @@ MCP_HANDLER = "mcp_tool jitctx.hook_event"
 def our_handlers(data: Mapping[str, Any], agent: str) -> list[Handler]:
     """jitctx's handlers for `agent` in a parsed settings file, in file order; an mcp_tool handler of ours
     has MCP_HANDLER for its command."""
-    from jitctx.clients.hook_command import is_jitctx_command
-    from jitctx.clients.mcp_transport import is_jitctx_mcp_handler
-    from jitctx.clients.settings_file import speaks_mcp
+    from jitctx.clients.kit.hook_command import is_jitctx_command
+    from jitctx.clients.kit.mcp_transport import is_jitctx_mcp_handler
+    from jitctx.clients.kit.settings_file import speaks_mcp
 
     found: list[Handler] = []
     hooks = data.get("hooks")
@@ -102,7 +102,7 @@ def command_program(command: str) -> str | None:
     None when the command cannot be split."""
     import shlex
 
-    from jitctx.clients.hook_command import unguard
+    from jitctx.clients.kit.hook_command import unguard
 
     try:
         words = shlex.split(unguard(command))

@@ -1,0 +1,1 @@
+"""Shapes several live clients share: settings files, hook commands, checks, transcript readers."""
