@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jitctx.scope import ScopeError, compile_scope, literal_prefix, scope_matches, static_prefix
+from jitctx.glob_prefix import static_prefix
+from jitctx.scope import ScopeError, compile_scope, literal_prefix, scope_matches
 
 BUN_SEED_ROWS = [
     ("src/ui/**", "src/ui", False),

@@ -13,11 +13,14 @@ the edge passes in); in a project config it is ignored with a warning that says 
 from __future__ import annotations
 
 import os
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from jitctx.errors import ConfigError
+from jitctx.profiles import PROFILES
+from jitctx.safe_open import NotRegular, open_regular
 
 CONFIG_FILE = ".jitctx.toml"
 CONFIG_FILES = (CONFIG_FILE, "pyproject.toml")  # where a config may be, in the order they are tried
@@ -197,8 +200,6 @@ def _defaults(user: UserConfig | None, notes: tuple[str, ...] = ()) -> Config:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
-    from jitctx.safe_open import NotRegular, open_regular
-
     try:
         # Without blocking, so that a FIFO named like a config cannot stop every hook call.
         with os.fdopen(open_regular(path), "rb") as handle:
@@ -212,8 +213,6 @@ def _read_toml(path: Path) -> dict[str, Any]:
             f"{path}: larger than {MAX_CONFIG_BYTES // 1024} KiB, too large for a config file (jitctx reads "
             "a few keys); shorten it"
         )
-    import tomllib  # only when a config file exists: most hook processes read none
-
     try:
         return tomllib.loads(raw.decode("utf-8"))
     except tomllib.TOMLDecodeError as exc:
@@ -259,8 +258,6 @@ def parse_config(data: dict[str, Any], source: str, user: UserConfig | None = No
         )
     agent = data.get("agent")
     if agent is not None:
-        from jitctx.profiles import PROFILES
-
         if agent not in PROFILES:
             raise ConfigError(
                 f"{source}: 'agent' is {agent!r}, not a profile; choose one of: {', '.join(PROFILES)}"
@@ -292,8 +289,6 @@ def parse_config(data: dict[str, Any], source: str, user: UserConfig | None = No
 def _parse_hold(table: dict[str, Any], source: str, warnings: list[str]) -> dict[str, Any]:
     """`[hold] writes = BOOL` and `[hold.AGENT] writes = BOOL` (a profile name): whether a write whose
     rules the model has not seen is held back once."""
-    from jitctx.profiles import PROFILES
-
     every = table.get("writes", True)
     _check(source, "hold.writes", every, bool, "[hold] writes = false")
     per_agent: list[tuple[str, bool]] = []
@@ -344,8 +339,6 @@ def _parse_send(
 ) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """`[send.AGENT] skip = [...]`: per agent (a profile name), the globs of files its hook leaves out,
     such as the Cursor copies of rules an agent reads from `.claude/rules`."""
-    from jitctx.profiles import PROFILES
-
     found: list[tuple[str, tuple[str, ...]]] = []
     for agent, entry in table.items():
         where = f"send.{agent}"

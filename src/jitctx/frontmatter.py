@@ -7,6 +7,7 @@ string. An unquoted glob (`paths: **/*.ts`) is invalid YAML; it is recovered lin
 
 from __future__ import annotations
 
+import json
 import re
 import reprlib
 from dataclasses import dataclass
@@ -149,9 +150,9 @@ def _children(node: Any) -> list[Any]:
 
 # One `key: VALUE` line whose VALUE is a JSON string, a JSON array or a JSON boolean, in printable ASCII
 # with no backslash: what nearly every rule's frontmatter is (`paths: ["src/**"]`). YAML reads such a
-# line exactly as JSON does, so json, in C, reads it without importing YAML (and 20x faster than even
-# libyaml's loader, which a thousand rules at startup feel). Keys YAML 1.1 reads as something other
-# than a string (`on`, `no`, `null` ...) are left to YAML, and so are keys past YAML's 1,024 characters
+# line exactly as JSON does, so json, in C, reads it without YAML (and 20x faster than even libyaml's
+# loader, which a thousand rules at startup feel). Keys YAML 1.1 reads as something other than a string
+# (`on`, `no`, `null` ...) are left to YAML, and so are keys past YAML's 1,024 characters
 # for a simple key, and every other line.
 _JSON_LINE = re.compile(r'([A-Za-z_][\w-]{0,999}): +("[ !#-\[\]-~]*"|\[[ -\[\]-~]*\]|true|false) *', re.ASCII)
 _NOT_STRING_KEYS = frozenset(["y", "n", "yes", "no", "true", "false", "on", "off", "null"])
@@ -159,8 +160,6 @@ _NOT_STRING_KEYS = frozenset(["y", "n", "yes", "no", "true", "false", "on", "off
 
 def _json_lines(raw: str) -> dict[str, Any] | None:
     """The frontmatter when each of its lines is a simple `key: VALUE` line (see above); else None."""
-    import json
-
     data: dict[str, Any] = {}
     for line in raw.split("\n"):
         if not line.strip(" "):
@@ -184,7 +183,7 @@ def _parse_yaml(raw: str) -> tuple[dict[str, Any] | None, str | None, bool]:
     simple = _json_lines(raw)
     if simple is not None:
         return simple, None, False
-    import yaml
+    import yaml  # a heavy parser, imported on first use: most frontmatter is read as JSON lines above
 
     try:
         data = _fast_load(yaml, raw)

@@ -39,6 +39,8 @@ from re import _constants as sre  # type: ignore[attr-defined]  # re's own parse
 from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any, NamedTuple
 
+import re2
+
 from jitctx.errors import JitctxError
 
 MAX_CODE_POINT = 0x10FFFF
@@ -550,8 +552,6 @@ def _re2_range(low: int, high: int) -> str:
 
 
 def _compile(pattern: str) -> Any:
-    import re2
-
     options = re2.Options()
     options.max_mem = RE2_MAX_MEM
     options.never_capture = True

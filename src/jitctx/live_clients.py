@@ -10,7 +10,8 @@ format profiles and the generic tool names only.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # `typing` is not imported by `import jitctx`: the package facade imports this
+from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
     from typing import Protocol

@@ -6,6 +6,7 @@ import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+from jitctx import live_clients
 from jitctx.errors import UsageError
 
 KIB = 1024
@@ -262,11 +263,9 @@ class _AllProfiles(Mapping[str, Profile]):
 
     def _load(self) -> dict[str, Profile]:
         if self._all is None:
-            from jitctx.live_clients import every
-
             # The default first, then the live clients, then the other formats.
             merged = {DEFAULT_PROFILE: FORMAT_PROFILES[DEFAULT_PROFILE]}
-            for client in every():
+            for client in live_clients.every():
                 merged[client.name] = client.profile()
                 self._aliases.update(dict.fromkeys(client.aliases, client.name))
             self._all = {**merged, **FORMAT_PROFILES}

@@ -17,11 +17,12 @@ A rule's globs mean what the agent of its *format* means, whichever agent receiv
   glob without a ``/`` matches the file name at any depth; with one, ``*`` stays in one segment and ``**``
   spans segments; braces expand; case counts (`copilot_globs`).
 
-Translation is delegated to wcmatch (bun, copilot) and pathspec (gitignore); both are imported only when a
-scope is compiled, and the resulting regex source is plain data that callers may cache. The regex is
-matched by `jitctx.linear_regex` (RE2), never by Python's backtracking `re`: a glob in a cloned repository
-must not be able to stall a hook call. RE2 as jitctx runs it takes no case-folding flag, so a dialect
-that ignores case spells each letter as a class (``[sS]``).
+Translation is delegated to wcmatch (bun, copilot) and pathspec (gitignore), heavy libraries imported
+when a scope of their dialect is first compiled; the resulting regex source is plain data that callers may
+cache (the session store keeps it, so a warm hook call compiles nothing). The regex is matched by
+`jitctx.linear_regex` (RE2), never by Python's backtracking `re`: a glob in a cloned repository must not be
+able to stall a hook call. RE2 as jitctx runs it takes no case-folding flag, so a dialect that ignores case
+spells each letter as a class (``[sS]``).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from jitctx.errors import JitctxError
+from jitctx.glob_prefix import static_prefix
 from jitctx.linear_regex import LinearPattern, UnsafeRegex, linear_pattern
 
 DIALECTS = ("bun", "gitignore", "copilot")
@@ -136,7 +138,7 @@ def compiled_scope(regex: str) -> LinearPattern:
 
 
 def _wcmatch_regex(patterns: tuple[str, ...], dialect: str) -> str:
-    from wcmatch import glob as wc
+    from wcmatch import glob as wc  # heavy: imported when a scope of its dialects is first compiled
 
     flags = wc.GLOBSTAR | wc.DOTGLOB
     if dialect == "bun":
@@ -180,7 +182,7 @@ def _gitignore_regex(patterns: tuple[str, ...]) -> str:
 
 def _gitignore_parts(glob: str) -> list[str]:
     """pathspec's regex for one glob and "1" for an include, "0" for an exclude; [] for none."""
-    from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
+    from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern  # heavy: see _wcmatch_regex
 
     regex, include = GitIgnoreSpecPattern.pattern_to_regex(glob)
     return [] if regex is None else [regex, "1" if include else "0"]
@@ -310,25 +312,6 @@ def _fold_class(body: str) -> str:
             continue
         added.append(_other_cases(first))
     return "[" + negate + "".join(members) + "".join(added) + "]"
-
-
-_GLOB_SPECIAL = "*?[]{}\\"
-
-
-def static_prefix(pattern: str) -> str:
-    """The directory part of a glob before its first wildcard: `src/ui/**/*.tsx` -> `src/ui`. An escape
-    ends it too (`docs/v1\\.0/*` -> `docs`): the escaped text is not the path's."""
-    segments = pattern.removeprefix("./").split("/")
-    fixed: list[str] = []
-    for segment in segments[:-1]:
-        if any(ch in segment for ch in _GLOB_SPECIAL):
-            break
-        fixed.append(segment)
-    else:
-        last = segments[-1]
-        if last and not any(ch in last for ch in _GLOB_SPECIAL):
-            fixed.append(last)
-    return "/".join(s for s in fixed if s)
 
 
 def literal_prefix(pattern: str, dialect: str) -> str:

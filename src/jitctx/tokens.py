@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import math
 
+from jitctx.errors import JitctxError
+
 
 def _is_cjk(code: int) -> bool:
     return (
@@ -37,10 +39,8 @@ def estimate_tokens(text: str, *, exact: bool = False) -> int:
 
 def _exact_tokens(text: str) -> int:
     try:
-        import tiktoken
+        import tiktoken  # the optional extra jitctx[tiktoken]
     except ImportError as exc:  # pragma: no cover - depends on the optional extra
-        from jitctx.errors import JitctxError
-
         raise JitctxError(
             "exact token counts need the tiktoken extra: pip install 'jitctx[tiktoken]'"
         ) from exc

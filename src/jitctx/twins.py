@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from jitctx.frontmatter import split_frontmatter
+from jitctx.safe_open import read_regular
 from jitctx.text import decode_markdown
 
 # Instruction files past this size are skipped everywhere (DESIGN 2.1): they have no twins.
@@ -38,8 +39,6 @@ def body_of_text(text: str) -> str:
 def read_body(path: str) -> str | None:
     """The body of the file at `path`, read from disk; None when it cannot be read. A ready-made
     `body_of` for `twin_groups`."""
-    from jitctx.safe_open import read_regular
-
     data = read_regular(path, MAX_FILE_BYTES)  # a regular file only: a FIFO there would block
     return body_of_text(decode_markdown(data)[0]) if data is not None else None
 

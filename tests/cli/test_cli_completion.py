@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from jitctx.cli.main import COMMANDS, main
+from jitctx.cli.commands import COMMANDS
+from jitctx.cli.main import main
 
 pytest.importorskip("shtab")
 

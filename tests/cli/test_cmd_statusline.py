@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from jitctx.cli import cmd_statusline
 from jitctx.cli.main import main
 from jitctx.reports.in_context import state_path
 from tests.recorded_session import Agent, recorded
@@ -123,12 +124,10 @@ def test_a_state_it_cannot_read_is_a_neutral_line(
 def test_any_error_is_a_neutral_line(
     agent: Agent, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import jitctx.reports.in_context as in_context
-
     def broken(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(in_context, "in_context", broken)
+    monkeypatch.setattr(cmd_statusline, "in_context", broken)
     out, err = status(capsys, monkeypatch, claude_input(agent))
     assert out == "jitctx · status unavailable\n" and err == ""
     out, _ = status(capsys, monkeypatch, claude_input(agent), "--json")
@@ -209,7 +208,7 @@ def test_the_process_imports_no_engine(agent: Agent) -> None:
         for line in done.stderr.decode().splitlines()
         if line.startswith("import time:")
     }
-    never = {"typing", "argparse", "dataclasses", "pathlib", "jitctx.discovery.session", "jitctx.project",
+    never = {"argparse", "dataclasses", "pathlib", "jitctx.discovery.session", "jitctx.project",
              "jitctx.discovery.state", "jitctx.model", "jitctx.telemetry.events",
              "jitctx.cli.common"}  # fmt: skip
     assert not modules & never, sorted(modules & never)

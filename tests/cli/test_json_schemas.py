@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 
+from jitctx.cli.commands import COMMANDS
 from jitctx.cli.common import SCHEMA_VERSION
-from jitctx.cli.main import COMMANDS, main
+from jitctx.cli.main import main
 from tests.conftest import REPO
 
 jsonschema = pytest.importorskip("jsonschema")

@@ -13,23 +13,25 @@ from typing import Any
 
 from tests.conftest import settle
 
-# Beyond the interpreter's own start: json (and the re and enum behind it), errno and shlex; not typing
-# (jitctx.light_tuple). Anything else on the fast lane is a regression to look at.
+# Beyond the interpreter's own start: json (and the re and enum behind it), errno, shlex, typing (the shell
+# reader's records are `typing.NamedTuple`s), signal (the fast lane's alarm), hashlib (state file names) and
+# argparse (the hook command's module configures its parser; the parser itself is not built). Anything else
+# on the fast lane is a regression to look at: what a quick answer does needs no paths as objects, no
+# dataclasses, no rule file parsers.
 FAST_LANE_STDLIB = {"json", "json.decoder", "json.encoder", "json.scanner", "_json", "re", "enum", "errno",
                     "shlex", "copyreg", "collections.abc", "__future__", "runpy",
                     "importlib.util", "importlib.machinery", "importlib._abc", "contextlib", "_signal",
                     "keyword", "operator", "_operator", "reprlib", "itertools", "collections", "_collections",
                     "functools", "_functools", "types", "importlib", "warnings", "_sre", "re._constants",
-                    "re._parser", "re._casefix", "re._compiler"}  # fmt: skip
+                    "re._parser", "re._casefix", "re._compiler", "typing", "_typing", "signal",
+                    "hashlib", "_hashlib", "_blake2", "argparse", "gettext"}  # fmt: skip
 # The parts of jitctx a fast-lane answer never needs: the engine, the session, the project's reader.
 # (How many modules it imports is no budget: modules follow concepts; its start is a benchmark figure,
 # benchmarks/bench_hook_start.py.)
 FAST_LANE_NEVER_OURS = {"jitctx.hook.engine", "jitctx.discovery.session", "jitctx.project", "jitctx.reading"}
 NEVER = {
-    "typing",
     "pathlib",
     "dataclasses",
-    "argparse",
     "yaml",
     "wcmatch",
     "pathspec",

@@ -133,10 +133,10 @@ def test_extraction_is_cached_on_the_text() -> None:
 
 
 def test_text_without_at_sign_is_not_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
-    from jitctx.imports import markdown
+    from jitctx.imports import extraction
 
     def fail(source: str) -> None:
         raise AssertionError("parsed a text without @")
 
-    monkeypatch.setattr(markdown, "prose_blocks", fail)
+    monkeypatch.setattr(extraction, "prose_blocks", fail)
     assert extract("# nothing to import here\n\n```\ncode\n```\n") == ()

@@ -236,7 +236,7 @@ def test_the_writer_makes_private_folders_and_refuses_a_link(tmp_path: Path) -> 
 
 
 def test_the_builder_is_cheap_to_import() -> None:
-    # The fast lane imports it on every tool call: nothing of typing, dataclasses or datetime, and of
+    # The fast lane imports it on every tool call: nothing of dataclasses, datetime or pathlib, and of
     # jitctx only the state-dir opener.
     code = "import sys, jitctx.telemetry.records; print(' '.join(sorted(sys.modules)))"
     loaded = set(
@@ -244,7 +244,7 @@ def test_the_builder_is_cheap_to_import() -> None:
             [sys.executable, "-c", code], capture_output=True, text=True, check=True
         ).stdout.split()
     )
-    assert not loaded & {"typing", "dataclasses", "datetime", "pathlib"}
+    assert not loaded & {"dataclasses", "datetime", "pathlib"}
     assert {name for name in loaded if name.startswith("jitctx")} == {
         "jitctx",
         "jitctx.live_clients",

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from jitctx.cli.main import main
-from jitctx.cli.state import default_state_dir
+from jitctx.cli.state_paths import default_state_dir
 from jitctx.discovery.session import Session
 from jitctx.project import Project
 from jitctx.telemetry.events import (

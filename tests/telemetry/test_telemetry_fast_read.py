@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from datetime import UTC, datetime
@@ -11,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import jitctx.telemetry
 from jitctx.telemetry import scan
 from jitctx.telemetry.fast_read import scan_spans_fast
 from jitctx.telemetry.log_reader import Span, make_filter, plan_spans
@@ -192,8 +194,11 @@ def test_without_msgspec_stats_use_the_exact_reader(tmp_path: Path, monkeypatch:
     assert scan.scanner() is scan_spans_fast
     monkeypatch.setitem(sys.modules, "msgspec", None)  # import msgspec now raises ImportError
     monkeypatch.delitem(sys.modules, "jitctx.telemetry.fast_read")
-    assert scan.scanner() is scan_spans
-    assert stats_from_log(tmp_path) == with_msgspec
+    monkeypatch.delitem(sys.modules, "jitctx.telemetry.scan")
+    monkeypatch.setattr(jitctx.telemetry, "scan", scan)  # put back after the test, like sys.modules
+    without = importlib.import_module("jitctx.telemetry.scan")  # scan as imported without msgspec
+    assert without.scanner() is without.scan_spans
+    assert without.stats_from_log(tmp_path) == with_msgspec
     assert with_msgspec.discoveries == 3 and with_msgspec.window.corrupt == 1
 
 

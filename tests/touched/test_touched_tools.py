@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from jitctx.clients import all_clients
 from jitctx.touched import affected_paths, touched_and_written
 from jitctx.touched import tools as touched_tools
-from jitctx.touched.tools import GENERIC, REGISTRY, SAMPLE_KINDS, glob_prefix, patch_field, sample_call
+from jitctx.touched.samples import SAMPLE_KINDS, sample_call
+from jitctx.touched.tools import GENERIC, REGISTRY, glob_prefix, patch_field
 
 # The generic names, the seed's own tool set. Removing one from GENERIC turns this red, and so does adding
 # one without listing it here: the table and this list are reconciled both ways.

@@ -8,6 +8,7 @@ from typing import Any
 from jitctx.cli.common import add_common, count, open_project, print_json, table
 from jitctx.cli.routes import BY, hooked_client, moments
 from jitctx.govern.budget import BudgetReport, StartUsage, measure
+from jitctx.govern.repo_files import list_repo_files
 from jitctx.govern.skills import LISTING_MAX
 from jitctx.profiles import SizeLimit
 
@@ -64,8 +65,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from jitctx.govern.repo_files import list_repo_files
-
     project, cwd = open_project(args)
     repo = list_repo_files(project.root, use_git=not args.no_git)
     if args.cwd is not None:

@@ -6,6 +6,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from jitctx.cli.common import add_common, count, open_project, print_json, table, warn
+from jitctx.govern.claims_check import Status, check_claims
 
 if TYPE_CHECKING:
     from jitctx.govern.claims_check import Verdict
@@ -50,8 +51,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from jitctx.govern.claims_check import Status, check_claims
-
     project, _ = open_project(args)
     files, skips = project.all_instruction_files()
     report = check_claims(project.root, files, run_tests=args.run_tests, timeout=args.timeout)

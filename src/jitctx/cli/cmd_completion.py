@@ -6,7 +6,9 @@ import argparse
 import importlib
 import sys
 
+from jitctx.cli.commands import COMMANDS
 from jitctx.cli.common import add_json, print_json
+from jitctx.cli.parser import build_parser
 from jitctx.errors import UsageError
 
 SHELLS = ("bash", "zsh")
@@ -35,7 +37,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        import shtab
+        import shtab  # optional extra: jitctx[completion]
     except ModuleNotFoundError as exc:
         raise UsageError(
             "shell completion needs the optional package shtab: pip install 'jitctx[completion]'"
@@ -57,8 +59,6 @@ def run(args: argparse.Namespace) -> int:
 
 def full_parser() -> argparse.ArgumentParser:
     """The `jitctx` parser with every command's options (a normal run configures only the one it runs)."""
-    from jitctx.cli.main import COMMANDS, build_parser
-
     parser = build_parser(None)
     for name, command in _subcommands(parser).items():
         try:

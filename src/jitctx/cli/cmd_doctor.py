@@ -6,12 +6,21 @@ import argparse
 import os
 import sys
 import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from jitctx.cli.common import add_json, add_root, print_json, table
-from jitctx.cli.state import add_state_dir, state_dir
-from jitctx.clients.kit.checks import OK, PROBLEM, SKIP, WARN, Check
-from jitctx.errors import UsageError
+from jitctx.cli.common import add_json, add_root, count, print_json, table
+from jitctx.cli.drift_report import drift_checks, drift_report
+from jitctx.cli.state import add_state_dir, user_home
+from jitctx.cli.state_paths import state_dir
+from jitctx.clients import all_clients
+from jitctx.clients.kit.checks import OK, PROBLEM, SKIP, WARN, Check, hook_log_check, state_dir_check
+from jitctx.errors import JitctxError, UsageError
+from jitctx.govern.lint_links import InstructionPaths, linked_instruction_files
+from jitctx.govern.repo_files import list_repo_files
+from jitctx.paths import find_root
+from jitctx.profiles import PROFILES, ROOT_MARKERS
+from jitctx.safe_open import open_state_file
 
 HELP = """\
 Checks, for Claude Code and Codex:
@@ -62,8 +71,6 @@ def run(args: argparse.Namespace) -> int:
     root = _root(args.root)
     checks: list[Check] = []
     installed = 0
-    from jitctx.cli.state import user_home
-    from jitctx.clients import all_clients
 
     home = user_home()
     clients = all_clients.every()
@@ -84,7 +91,6 @@ def run(args: argparse.Namespace) -> int:
         )
     checks.append(_links_check(root))
     state = state_dir(args)
-    from jitctx.clients.kit.checks import hook_log_check, state_dir_check
 
     checks.extend(_drift_checks(state, home))  # after the clients' own checks: a line per release
     checks.append(state_dir_check(state, os.getuid()))
@@ -103,8 +109,6 @@ def _root(root_arg: str | None) -> str:
         if not os.path.isdir(root):
             raise UsageError(f"--root {root_arg!r} is not an existing directory")
         return root
-    from jitctx.paths import find_root
-    from jitctx.profiles import ROOT_MARKERS
 
     return find_root(os.getcwd(), ROOT_MARKERS)
 
@@ -112,10 +116,6 @@ def _root(root_arg: str | None) -> str:
 def _links_check(root: str) -> Check:
     """Instruction files outside the project that links in it lead to: jitctx never reads them, a client
     that follows links loads them as the project's (`lint` lists each, as a finding)."""
-    from jitctx.govern.lint_links import InstructionPaths, linked_instruction_files
-    from jitctx.govern.repo_files import list_repo_files
-    from jitctx.profiles import PROFILES, ROOT_MARKERS
-
     name = "links"
     if not any(os.path.exists(os.path.join(root, marker)) for marker in ROOT_MARKERS):
         return Check("jitctx", name, SKIP, f"{root} is not a project (no {' or '.join(ROOT_MARKERS)})")
@@ -139,11 +139,6 @@ def _links_check(root: str) -> Check:
 def _drift_checks(state: Path, home: str | None) -> list[Check]:
     """The drift of the newest sessions, from the clients' transcripts; warnings only, never a problem:
     a client release loading differently from what jitctx expects costs context, not correctness."""
-    from datetime import UTC, datetime, timedelta
-
-    from jitctx.cli.drift_report import drift_checks, drift_report
-    from jitctx.errors import JitctxError
-
     window = f"of the last {DRIFT_DAYS} days"
     since = datetime.now(UTC) - timedelta(days=DRIFT_DAYS)
     try:
@@ -155,8 +150,6 @@ def _drift_checks(state: Path, home: str | None) -> list[Check]:
 
 def _log_tail(path: Path) -> str | None:
     """The end of the hook log: a regular file of ours, never a link or a FIFO (see open_state_file)."""
-    from jitctx.safe_open import open_state_file
-
     try:
         fd = open_state_file(str(path))
     except OSError:
@@ -170,8 +163,6 @@ def _log_tail(path: Path) -> str | None:
 
 
 def _human(checks: list[Check], problems: int) -> None:
-    from jitctx.cli.common import count
-
     rows = [[c.client, c.name, c.status, c.detail] for c in checks]
     print(table(["client", "check", "status", "detail"], rows))
     fixes = [c for c in checks if c.fix and c.status in (PROBLEM, WARN)]

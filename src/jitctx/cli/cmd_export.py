@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import TYPE_CHECKING
 
 from jitctx.cli.common import add_json, count, print_json, warn
-from jitctx.cli.state import add_state_dir, readable_events_dir, state_dir, user_config_path
+from jitctx.cli.state import add_state_dir, user_config_path
+from jitctx.cli.state_paths import readable_events_dir, state_dir
+from jitctx.config import TelemetryConfig, load_user_config
 from jitctx.errors import UsageError
+from jitctx.telemetry.otlp_export import ExportFailed, Target, check_extra, cursor_file, export_events
+
+if sys.platform != "win32":
+    import fcntl
 
 if TYPE_CHECKING:
     from pathlib import Path
     from typing import BinaryIO
-
-    from jitctx.config import TelemetryConfig
 
 HELP = """\
 Sends the event log's records that were not sent before as OpenTelemetry log records (one per
@@ -70,8 +75,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _settings() -> TelemetryConfig:
-    from jitctx.config import TelemetryConfig, load_user_config
-
     user = load_user_config(user_config_path())
     for message in user.warnings:
         warn(message)
@@ -79,8 +82,6 @@ def _settings() -> TelemetryConfig:
 
 
 def run(args: argparse.Namespace) -> int:
-    from jitctx.telemetry.otlp_export import ExportFailed, Target, check_extra, cursor_file, export_events
-
     check_extra()  # before anything else: without the extra there is nothing this command can do
     settings = _settings()
     endpoint = args.otlp or settings.endpoint
@@ -143,11 +144,7 @@ def run(args: argparse.Namespace) -> int:
 def _lock(state: Path) -> BinaryIO | bool | None:
     """An exclusive lock on the state dir's export lock file: the open file, False when another export
     holds it, None where locking is not available (or the state dir does not exist yet)."""
-    import os
-
-    try:
-        import fcntl
-    except ImportError:  # Windows: concurrent exports only cost duplicates the record ids remove
+    if sys.platform == "win32":  # no fcntl: concurrent exports only cost duplicates the record ids remove
         return None
     path = os.path.join(state, "otlp-export.lock")
     if not os.path.isdir(state):

@@ -1,30 +1,30 @@
 """`jitctx hook CLIENT`: answer one hook event of a live client (JSON on stdin, JSON on stdout).
 
-This runs on every tool call, so it imports little: the engine and the session store, and yaml or the glob
-libraries only when a rule file must be parsed. `fast_main` answers without building the argparse parser.
-The answering itself is the hook's process transport (jitctx.hook.transports.process); with --warm it
+This runs on every tool call: `fast_main` reads the usual arguments without building the argparse
+parser. The answering itself is the hook's process transport (jitctx.hook.transports.process); with --warm it
 first hands the event to the warm daemon (jitctx.hook.transports.warm).
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, BinaryIO
 
-# Not `typing.TYPE_CHECKING`, and no pathlib or collections at import: a hook that the fast lane answers
-# should pay for nothing else (argparse, and gettext and locale behind it, are not needed either).
-TYPE_CHECKING = False
+from jitctx.cli.state import state_dir_path, user_home
+from jitctx.clients import all_clients
+from jitctx.errors import JitctxError
+from jitctx.hook import MAX_INPUT
+from jitctx.hook.transports import process
+
 if TYPE_CHECKING:
-    import argparse
-    from collections.abc import Sequence
     from pathlib import Path
-    from typing import Any, BinaryIO
 
 
 # Read by `fast_main` before argparse is built: the registry's names and its clients' aliases.
 def agents() -> list[str]:
-    from jitctx.clients import all_clients
-
     return all_clients.choices()
 
 
@@ -56,16 +56,12 @@ examples:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    import argparse
-    from pathlib import Path
-
     parser.epilog = HELP
     parser.add_argument("agent", choices=agents(), help="whose hook event this is")
     # Not jitctx.cli.common.add_state_dir: importing that module pulls in the whole project model.
     parser.add_argument(
         "--state-dir",
         metavar="DIR",
-        type=Path,
         help="where session state and events are kept (default: $JITCTX_STATE_DIR, else "
         "$XDG_STATE_HOME/jitctx, else ~/.local/state/jitctx)",
     )
@@ -96,12 +92,8 @@ def serve(
     stdout: Any = None,
 ) -> int:
     """Answer one event from `stdin` on `stdout` (the process transport); always 0, whatever happens."""
-    from jitctx.cli.state import default_state_dir, user_home
-    from jitctx.errors import JitctxError
-    from jitctx.hook.transports import process
-
     try:
-        chosen = state_dir if state_dir is not None else default_state_dir()
+        chosen = str(state_dir) if state_dir is not None else state_dir_path()
     except JitctxError as exc:
         return process.unanswerable(agent, exc, stdout)
     raw, problem = process.read_input(stdin or sys.stdin.buffer)
@@ -114,8 +106,6 @@ def fast_main(argv: Sequence[str]) -> int | None:
     """`jitctx hook AGENT [--state-dir DIR] [--no-git] [--warm] [--json]` without argparse; None when
     `argv` asks for anything else (help, a typo), so the caller falls back to the full parser and its
     messages."""
-    from jitctx.clients import all_clients
-
     if not argv or all_clients.canonical(argv[0]) is None:
         return None
     state: str | None = None
@@ -147,9 +137,6 @@ def answer(
     """Answer the event on stdin (the process transport: through the warm daemon with --warm, else the
     one hook pipeline, its fast lane, then the engine); or, with --serve-warm, be the daemon. Both command
     lines (`fast_main`, argparse's `run`) end here, where the state dir and the home are decided."""
-    from jitctx.cli.state import state_dir_path, user_home
-    from jitctx.hook.transports import process
-
     try:
         chosen = os.path.abspath(state) if state is not None else state_dir_path()
     except Exception as exc:  # no home and no private place for state: nothing to keep, nothing to log
@@ -157,11 +144,10 @@ def answer(
             return 0
         return process.unanswerable(agent, exc)
     if serve_warm:
+        # This process becomes the warm daemon, which keeps the engine loaded: a hook never loads it.
         from jitctx.hook.transports.warm.server import serve_warm as run_daemon
 
         return run_daemon(agent, chosen, user_home(), use_git)
-    from jitctx.hook import MAX_INPUT
-
     problem: str | None = None
     try:
         raw = sys.stdin.buffer.read(MAX_INPUT + 1)  # the pipeline refuses more; no need to read it all

@@ -18,28 +18,41 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jitctx.cli.common import add_json, add_root, print_json, table
-from jitctx.cli.state import add_state_dir, state_dir
+from jitctx.cli.install_help import UNINSTALL_HELP, install_help
+from jitctx.cli.install_rewrite import rewrite
+from jitctx.cli.install_server import register_server, without_warm
+from jitctx.cli.install_status_line import StatusLineOutcome, notes, status_line_command, users_elsewhere
+from jitctx.cli.state import add_state_dir, user_home
+from jitctx.cli.state_paths import state_dir
+from jitctx.clients import all_clients
+from jitctx.clients.kit import hook_command as commands
+from jitctx.clients.kit import install_record, status_line
+from jitctx.clients.kit import settings_file as settings
+from jitctx.clients.kit.checks import command_program
 from jitctx.clients.kit.doctor_kit import (
     COMMITTED_SCOPE,
     INSTALL_FOR_USER,
     in_active_virtualenv,
     machine_specific,
+    shared_phrase,
 )
-from jitctx.errors import UsageError
+from jitctx.clients.kit.hook_command import is_guarded
+from jitctx.clients.kit.mcp_transport import APPROVALS, approve, server_file, withdraw
+from jitctx.clients.kit.settings_file import is_warm_command
+from jitctx.clients.kit.status_line import REMOVED
+from jitctx.errors import JitctxError, UsageError
+from jitctx.paths import find_root, is_inside
+from jitctx.profiles import ROOT_MARKERS
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from jitctx.cli.install_server import ServerChange
-    from jitctx.cli.install_status_line import StatusLineOutcome
     from jitctx.clients.base import Client
     from jitctx.clients.kit.settings_file import Change
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from jitctx.cli.install_help import UNINSTALL_HELP, install_help
-    from jitctx.clients import all_clients
-
     removing = parser.prog.endswith("uninstall")
     parser.set_defaults(uninstall=removing)
     parser.epilog = UNINSTALL_HELP if removing else install_help()
@@ -88,8 +101,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def home_dir() -> str:
     """The home whose settings `--scope user` changes; a usage error when there is none."""
-    from jitctx.cli.state import user_home
-
     home = user_home()
     if home is None:
         raise UsageError("there is no home directory (HOME unset, no passwd entry); set HOME or JITCTX_HOME")
@@ -121,9 +132,6 @@ def hook_command(client: Client, scope: str, given: str | None, warm: bool) -> s
     committed scope a client that runs hook commands through a shell gets the guarded form, which
     answers `{}` on a machine without jitctx (clients.kit.hook_command.guard); a plugin of jitctx's own starts
     the program itself and leaves the client alone when it cannot."""
-    from jitctx.clients.kit import hook_command as commands
-    from jitctx.clients.kit import settings_file as settings
-
     command = given or default_command(client.name, scope)
     if not commands.is_jitctx_command(command, client.name):
         raise UsageError(
@@ -139,9 +147,6 @@ def hook_command(client: Client, scope: str, given: str | None, warm: bool) -> s
 
 def project_root(root_arg: str | None) -> str:
     """The project the settings belong to: --root, else the nearest ancestor with a root marker."""
-    from jitctx.paths import find_root
-    from jitctx.profiles import ROOT_MARKERS
-
     if root_arg is not None:
         root = os.path.abspath(root_arg)
         if not os.path.isdir(root):
@@ -161,8 +166,6 @@ def settings_file(agent: str, scope: str, root_arg: str | None) -> Path:
     # a variable moves ($CODEX_HOME) needs no home then.
     home = ""
     if scope == "user":
-        from jitctx.cli.state import user_home
-
         home = user_home() or ""
     path = client.settings_path(scope, root, home, os.environ)
     if scope == "user" and not path.is_absolute():
@@ -171,8 +174,6 @@ def settings_file(agent: str, scope: str, root_arg: str | None) -> Path:
 
 
 def client_of(agent: str) -> Client:
-    from jitctx.clients import all_clients
-
     return all_clients.get(agent)
 
 
@@ -210,13 +211,6 @@ def apply(args: argparse.Namespace) -> Outcome:
     """Install or uninstall jitctx's hooks for `args.agent` (an alias becomes the client's own name),
     writing nothing with --dry-run. Raises UsageError (and SettingsError for a file it will not change)
     before anything is written."""
-    from jitctx.cli.install_rewrite import rewrite
-    from jitctx.cli.install_server import register_server, without_warm
-    from jitctx.clients.kit import hook_command as commands
-    from jitctx.clients.kit import install_record
-    from jitctx.clients.kit import settings_file as settings
-    from jitctx.clients.kit.mcp_transport import APPROVALS, approve, withdraw
-
     path = settings_file(args.agent, args.scope, args.root)
     state = state_dir(args)
     mcp = getattr(args, "transport", "command") == "mcp"
@@ -244,8 +238,6 @@ def apply(args: argparse.Namespace) -> Outcome:
     serving = "mcp" in client.transports and args.scope != "local"
     server_path = None
     if serving:
-        from jitctx.clients.kit.mcp_transport import server_file
-
         home = home_dir() if args.scope == "user" else ""
         server_path = Path(server_file(args.scope, str(path.parent.parent), home))  # <root>/.claude/...
     approving = mcp and command is not None and args.scope == "project"
@@ -257,9 +249,6 @@ def apply(args: argparse.Namespace) -> Outcome:
     with_status_line = command is not None and getattr(args, "statusline", False) and bool(status_keys)
     theirs = None
     if with_status_line:
-        from jitctx.cli.install_status_line import users_elsewhere
-        from jitctx.cli.state import user_home
-
         theirs = users_elsewhere(client, path, project_root(args.root), user_home(), os.environ)
 
     def change(data: dict[str, Any]) -> tuple[dict[str, Any], bool]:
@@ -321,9 +310,6 @@ def _status_line(
 ) -> tuple[dict[str, Any], StatusLineOutcome | None]:
     """The settings with jitctx's status line (`setting`; not over one of the user's, here or in
     `theirs`), or without it (`removing`: uninstall takes it away when it is jitctx's)."""
-    from jitctx.cli.install_status_line import StatusLineOutcome, status_line_command
-    from jitctx.clients.kit import status_line
-
     if not keys or not (setting or removing):
         return data, None
     if removing:
@@ -374,8 +360,6 @@ def run_every(args: argparse.Namespace) -> int:
     """Install into every client found on this machine (its program on PATH or its user folder there),
     or uninstall from every client; each as `jitctx install NAME` would, and one failing leaves the
     others done (exit 1). A client without the --scope asked for is skipped with a note."""
-    from jitctx.cli.state import user_home
-
     if getattr(args, "hook_command", None) is not None:
         raise UsageError(
             "--command is the hook of one agent: name the agent, `jitctx install AGENT --command CMD`"
@@ -399,8 +383,6 @@ def run_every(args: argparse.Namespace) -> int:
 
 
 def _run_one(args: argparse.Namespace, client: Client, home: str | None) -> ClientRun:
-    from jitctx.errors import JitctxError
-
     found = presence(client, home, os.environ)
     if not found.found and not args.uninstall:  # uninstall looks everywhere: the program may be gone
         return ClientRun(client, found, skipped="not found")
@@ -538,8 +520,6 @@ def _shown_path(path: Path, root: str, home: str | None) -> str:
 
 
 def _document(args: argparse.Namespace, outcome: Outcome) -> dict[str, Any]:
-    from jitctx.clients.kit.settings_file import is_warm_command
-
     return {
         "agent": args.agent,
         "action": "uninstall" if args.uninstall else "install",
@@ -612,8 +592,6 @@ def _status_line_notes(args: argparse.Namespace, outcome: Outcome) -> list[str]:
     """What happened to the status line: set, left to the user's, or removed."""
     if outcome.status_line is None:
         return []
-    from jitctx.cli.install_status_line import notes
-    from jitctx.clients.kit.status_line import REMOVED
 
     change, path = outcome.status_line
     if change.action == REMOVED:
@@ -640,8 +618,6 @@ def _deleted(paths: tuple[Path, ...]) -> list[str]:
 def _written_notes(args: argparse.Namespace, outcome: Outcome) -> list[str]:
     """After a settings file was written: its backup, what was deleted, the hook command and what it asks
     of this machine and the team's, and the client's own step before it runs the hooks."""
-    from jitctx.clients.kit.checks import command_program
-
     path = outcome.path
     root = project_root(args.root)
     notes = []
@@ -669,10 +645,6 @@ def _written_notes(args: argparse.Namespace, outcome: Outcome) -> list[str]:
 
 def portable_notes(client: Client, command: str, path: Path, root: str) -> list[str]:
     """What the committed command does on each machine, and what is amiss with it on this one."""
-    from jitctx.clients.kit.checks import command_program
-    from jitctx.clients.kit.doctor_kit import shared_phrase
-    from jitctx.clients.kit.hook_command import is_guarded
-
     program = command_program(command) or ""
     others = " or ".join(f"--scope {scope}" for scope in client.scopes if scope != COMMITTED_SCOPE)
     keep = f", or install with {others} (this machine only) to run this machine's jitctx" if others else ""
@@ -731,7 +703,6 @@ def _started_elsewhere(client: Client, scope: str, root: str) -> str | None:
     if scope == "user" or not client.settings_where_started:
         return None
     folder = root
-    from jitctx.paths import is_inside
 
     here, base = os.path.realpath(os.getcwd()), os.path.realpath(folder)
     if here == base or not is_inside(here, base):
@@ -743,6 +714,4 @@ def _started_elsewhere(client: Client, scope: str, root: str) -> str | None:
 
 
 def _clients() -> list[Client]:
-    from jitctx.clients import all_clients
-
     return all_clients.every()

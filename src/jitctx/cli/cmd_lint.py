@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from jitctx import __version__
 from jitctx.cli.common import (
     add_common,
     count,
@@ -14,6 +15,9 @@ from jitctx.cli.common import (
     table,
     warn,
 )
+from jitctx.govern.findings import Severity
+from jitctx.govern.lint import lint_project
+from jitctx.govern.sarif import to_sarif
 
 if TYPE_CHECKING:
     from jitctx.govern.findings import Finding
@@ -85,9 +89,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from jitctx.govern.findings import Severity
-    from jitctx.govern.lint import lint_project
-
     output = args.format or ("json" if args.json else "text")
     if args.json and args.format not in (None, "json"):
         warn(f"--json and --format {args.format} given; printing {args.format}")
@@ -99,9 +100,6 @@ def run(args: argparse.Namespace) -> int:
     for note in report.notes:
         warn(note)
     if output == "sarif":
-        from jitctx import __version__
-        from jitctx.govern.sarif import to_sarif
-
         print_json(to_sarif(report, tool_version=__version__))
         return code
     counts = {severity.value: report.count(severity) for severity in Severity}

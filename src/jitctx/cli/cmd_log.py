@@ -5,6 +5,7 @@ context now (`reports.in_context`, the list `jitctx statusline` counts)."""
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from collections.abc import Iterator
@@ -13,8 +14,25 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from jitctx.cli.common import SCHEMA_VERSION, add_json, count, print_json, table, warn
-from jitctx.cli.state import add_state_dir, readable_events_dir
+from jitctx.cli.state import add_state_dir
+from jitctx.cli.state_paths import readable_events_dir
+from jitctx.clients import all_clients
 from jitctx.errors import UsageError
+from jitctx.reports.in_context import StateUnreadable, context_json, context_rows, human_bytes, in_context
+from jitctx.telemetry.events import format_ts
+from jitctx.telemetry.log_reader import (
+    ReadReport,
+    event_files,
+    parse_since,
+    prefers_exact,
+    read_raw,
+    read_records,
+    sessions_matching,
+)
+from jitctx.telemetry.log_tail import newest_record, session_records
+from jitctx.telemetry.record_fields import display_path
+from jitctx.telemetry.results import project_labels
+from jitctx.telemetry.store import clear_events
 
 if TYPE_CHECKING:
     from jitctx.reports.in_context import InContext
@@ -67,8 +85,6 @@ def add_filters(parser: argparse.ArgumentParser, *, latest: bool = False) -> Non
 
 
 def since_of(args: argparse.Namespace) -> datetime | None:
-    from jitctx.telemetry.log_reader import parse_since
-
     if args.since is not None and not args.since.strip():
         raise UsageError("--since is empty; give a date (2026-08-08) or an age (30m, 24h, 7d, 2w)")
     return parse_since(args.since, datetime.now(UTC)) if args.since else None
@@ -89,7 +105,6 @@ def run(args: argparse.Namespace) -> int:
         return _clear(args, directory)
     if args.yes:
         raise UsageError("--yes only goes with --clear")
-    from jitctx.telemetry.log_reader import ReadReport
 
     report = ReadReport()
     since = since_of(args)
@@ -101,8 +116,6 @@ def run(args: argparse.Namespace) -> int:
         args.session = _latest_session(directory)
         exact = True
     elif args.session:
-        from jitctx.telemetry.log_reader import prefers_exact, sessions_matching
-
         ids = sessions_matching(directory, since, args.session)
         exact = prefers_exact(args.session, ids)
         matched = ids if since is None else None
@@ -110,8 +123,6 @@ def run(args: argparse.Namespace) -> int:
         _print_raw(directory, since, args, report, seen, exact)
     else:
         # Only the records that loaded or wrote something are kept: a long log is nearly all misses.
-        from jitctx.telemetry.log_reader import read_records
-
         records = read_records(directory, since=since, session=args.session, exact=exact, report=report)
         kept = [r for r in seen.all(records) if _loads_something(r) or _writes_something(r)]
         kept.sort(key=lambda record: record["ts"])  # concurrent writers land a few ms out of order
@@ -172,10 +183,6 @@ def _print_raw(
     directory: Path, since: datetime | None, args: argparse.Namespace, report: Any, seen: Seen, exact: bool
 ) -> None:
     """The stored lines in the order stored; with --json, one document streamed record by record."""
-    import json
-
-    from jitctx.telemetry.log_reader import read_raw
-
     pairs = read_raw(directory, since=since, session=args.session, exact=exact, report=report)
     if not args.json:
         for line, _ in seen_pairs(pairs, seen):
@@ -205,8 +212,6 @@ def seen_pairs(
 
 def shown_path(path: str, root: str) -> str:
     """A recorded absolute path as a person reads it: relative to the root, else with ~ for home."""
-    from jitctx.telemetry.record_fields import display_path
-
     shown = display_path(path, root)
     if shown != path:
         return shown
@@ -308,8 +313,6 @@ def _print_timeline(
     if not lines:
         print("no loads in this window")
     else:
-        from jitctx.telemetry.results import project_labels
-
         labels = project_labels(entry["project"] for *_, entry in lines)
         with_channel = any(entry["channel"] != "main" for *_, entry in lines)
         headers = [
@@ -389,8 +392,6 @@ class _Now(NamedTuple):
 
 def _latest_session(directory: Path) -> str | None:
     """The session of the record written last (`--session` without an ID)."""
-    from jitctx.telemetry.log_tail import newest_record
-
     newest = newest_record(str(directory))
     return None if newest is None else str(newest["session_id"])
 
@@ -399,10 +400,6 @@ def _in_context(directory: Path, session: str | None, exact: bool, matched: set[
     """What the one session `session` names holds now: its own agent's saved state, every arrival looked
     up in the whole log (--since does not narrow what a context holds). `matched`: the ids it names, when
     known already."""
-    from jitctx.reports.in_context import StateUnreadable, in_context
-    from jitctx.telemetry.log_reader import sessions_matching
-    from jitctx.telemetry.log_tail import session_records
-
     if session is None:
         return _Now(None, None, "no session is recorded yet")
     ids = (
@@ -417,7 +414,6 @@ def _in_context(directory: Path, session: str | None, exact: bool, matched: set[
     (session_id,) = ids
     newest = next(session_records(str(directory), session_id), None)
     agent = None if newest is None else newest.get("agent") or newest.get("source")
-    from jitctx.clients import all_clients
 
     agents = list(dict.fromkeys([*([str(agent)] if agent else []), *all_clients.names()]))
     try:
@@ -431,14 +427,10 @@ def _in_context(directory: Path, session: str | None, exact: bool, matched: set[
 
 
 def _context_document(now: _Now) -> dict[str, Any]:
-    from jitctx.reports.in_context import context_json
-
     return context_json(now.context, now.session_id, now.problem)
 
 
 def _print_context(now: _Now) -> None:
-    from jitctx.reports.in_context import context_rows, human_bytes
-
     print()
     context = now.context
     if context is None:
@@ -463,8 +455,6 @@ def _print_context(now: _Now) -> None:
 
 
 def window_json(seen: Seen, report: Any, since: datetime | None, session: str | None) -> dict[str, Any]:
-    from jitctx.telemetry.events import format_ts
-
     return {
         "first_ts": seen.first_ts,
         "last_ts": seen.last_ts,
@@ -512,9 +502,6 @@ def report_skips(
     if found:
         return
     if since is not None:
-        from jitctx.telemetry.events import format_ts
-        from jitctx.telemetry.log_reader import event_files
-
         if event_files(directory):
             print(
                 f"jitctx: the window is empty: no records since {clock(format_ts(since))} UTC; "
@@ -529,8 +516,6 @@ def report_skips(
 def how_to_record() -> str:
     """Every way records reach the log. All of them, because `touch` without --session and `replay`
     without --record write nothing: an empty log that named only `install` would leave that unexplained."""
-    from jitctx.clients import all_clients
-
     clients = "|".join(all_clients.names())
     return (
         f"records come from an agent's hooks ('jitctx install {clients}'), "
@@ -546,8 +531,6 @@ def _clear(args: argparse.Namespace, directory: Path) -> int:
         raise UsageError(
             "--clear deletes the whole log; it does not combine with --since, --session or --raw"
         )
-    from jitctx.telemetry.log_reader import event_files
-    from jitctx.telemetry.store import clear_events
 
     files = event_files(directory)
     if not files:

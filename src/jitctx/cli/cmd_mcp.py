@@ -6,8 +6,10 @@ import argparse
 import sys
 
 from jitctx.cli.common import add_agent, add_json, add_root, open_project, print_json, table
-from jitctx.cli.state import add_state_dir, state_dir
+from jitctx.cli.state import add_state_dir, user_home
+from jitctx.cli.state_paths import state_dir
 from jitctx.errors import UsageError
+from jitctx.hook.transports.mcp.server import TOOLS, McpTools, load_sdk, serve
 
 HELP = """\
 Speaks the Model Context Protocol on stdin/stdout (JSON-RPC; nothing else is written there) until the
@@ -47,8 +49,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from jitctx.hook.transports.mcp.server import TOOLS, McpTools, load_sdk, serve
-
     if args.list_tools:
         if args.json:
             print_json({"tools": [spec._asdict() for spec in TOOLS]})
@@ -60,7 +60,6 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--json goes with --list-tools; the server itself speaks JSON-RPC on stdout")
     load_sdk()  # before anything else, so a missing extra is the first and only message
     project, cwd = open_project(args)
-    from jitctx.cli.state import user_home
 
     tools = McpTools(
         project,

@@ -8,6 +8,19 @@ from typing import TYPE_CHECKING, Any
 
 from jitctx.cli.common import add_common, count, open_project, print_json, table, warn
 from jitctx.errors import UsageError
+from jitctx.govern.provenance import (
+    LOCK_FILE,
+    LockError,
+    NewerLockError,
+    compare,
+    fingerprints,
+    merge_for_write,
+    provenance_sources,
+    read_base_lock,
+    read_lock,
+    render_lock,
+    write_lock,
+)
 
 if TYPE_CHECKING:
     from jitctx.govern.provenance import Change, Fingerprint, Lock
@@ -55,16 +68,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from jitctx.govern.provenance import (
-        LOCK_FILE,
-        LockError,
-        NewerLockError,
-        fingerprints,
-        provenance_sources,
-        read_base_lock,
-        read_lock,
-    )
-
     if args.base is not None and not args.check:
         raise UsageError("--base REF compares with a base branch's lock; use it with --check")
     project, _ = open_project(args)
@@ -96,8 +99,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace, lock_path: str, lock: Lock, current: tuple[Fingerprint, ...]) -> int:
-    from jitctx.govern.provenance import compare
-
     drift = compare(lock, current)
     if args.json:
         print_json(
@@ -146,8 +147,6 @@ def _check_base(
     current: tuple[Fingerprint, ...],
 ) -> int:
     """Changes since the base branch's lock fail even when the working lock was re-hashed to match."""
-    from jitctx.govern.provenance import compare
-
     since_base = compare(base, current).failing
     stale = compare(lock, current).failing if lock is not None else ()
     relocked = {f.path: f for f in lock.files} if lock is not None else {}
@@ -205,8 +204,6 @@ def _check_base(
 def _write(
     args: argparse.Namespace, lock_path: str, lock: Lock | None, current: tuple[Fingerprint, ...]
 ) -> int:
-    from jitctx.govern.provenance import merge_for_write, render_lock, write_lock
-
     recorded = merge_for_write(lock, current)
     written = write_lock(lock_path, render_lock(recorded))
     if args.json:
@@ -222,8 +219,6 @@ def _write(
 def _show(
     args: argparse.Namespace, lock_path: str, lock: Lock | None, current: tuple[Fingerprint, ...]
 ) -> int:
-    from jitctx.govern.provenance import compare
-
     states: dict[str, str] = {}
     if lock is not None:
         states = {c.path: c.kind.value for c in compare(lock, current).changes}

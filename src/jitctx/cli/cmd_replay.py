@@ -6,19 +6,26 @@ import argparse
 import os
 import re
 import sys
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from jitctx.cli.common import add_agent, add_json, count, find_root, print_json, table, warn
-from jitctx.cli.state import add_state_dir, user_config_path, writable_events_dir
+from jitctx.cli.state import add_state_dir, user_config_path
+from jitctx.cli.state_paths import writable_events_dir
 from jitctx.errors import JitctxError, UsageError
+from jitctx.profiles import ROOT_MARKERS
+from jitctx.project import Project
+from jitctx.reports.replay import replay_json, replay_totals
+from jitctx.telemetry.replay import replay
+from jitctx.telemetry.replay_record import already_recorded, recorder
+from jitctx.telemetry.store import EventStore
+from jitctx.telemetry.transcript import ToolCall, read_transcript
 from jitctx.touched.tools import REGISTRY
 
 EARLY = 10  # writes before their rules listed in the text report (--json lists them all)
 
 if TYPE_CHECKING:
-    from jitctx.project import Project
     from jitctx.telemetry.replay import Replay
-    from jitctx.telemetry.store import EventStore
     from jitctx.telemetry.transcript import Transcript
 
 HELP = """\
@@ -84,17 +91,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from jitctx.reports.replay import replay_json, replay_totals
-    from jitctx.telemetry.replay import replay
-    from jitctx.telemetry.replay_record import already_recorded, recorder
-    from jitctx.telemetry.transcript import read_transcript
-
     if args.root is not None and not os.path.isdir(args.root):
         raise UsageError(f"--root {args.root!r} is not an existing directory")
     store: EventStore | None = None
     if args.record:
-        from jitctx.telemetry.store import EventStore
-
         store = EventStore(writable_events_dir(args), warn=warn)
     reports: list[Replay] = []
     errors: list[dict[str, str]] = []
@@ -150,9 +150,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _project(args: argparse.Namespace, transcript: Transcript) -> Project:
-    from jitctx.profiles import ROOT_MARKERS
-    from jitctx.project import Project
-
     root = args.root
     if root is None:
         recorded = transcript.cwd if transcript.cwd and os.path.isdir(transcript.cwd) else os.getcwd()
@@ -164,10 +161,6 @@ def _project(args: argparse.Namespace, transcript: Transcript) -> Project:
 
 def rebase(transcript: Transcript, old_root: str, new_root: str) -> Transcript:
     """The transcript with paths under `old_root` (where it was recorded) moved under `new_root`."""
-    from dataclasses import replace
-
-    from jitctx.telemetry.transcript import ToolCall
-
     pattern = re.compile(re.escape(old_root.rstrip("/\\")) + r"(?![\w.-])")
 
     def swap(value: Any) -> Any:

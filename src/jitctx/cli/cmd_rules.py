@@ -7,6 +7,11 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from jitctx.cli.common import add_common, count, print_json, resolve_root_and_cwd, table
+from jitctx.cli.routes import rule_routes
+from jitctx.clients import all_clients
+from jitctx.govern.repo_files import list_repo_files
+from jitctx.govern.rules_table import example_touches, rules_table
+from jitctx.profiles import PROFILES, get_profile
 
 if TYPE_CHECKING:
     from jitctx.govern.glob_counts import GlobCount
@@ -53,16 +58,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from jitctx.cli.routes import rule_routes
-    from jitctx.govern.repo_files import list_repo_files
-    from jitctx.govern.rules_table import example_touches, rules_table
-    from jitctx.profiles import PROFILES, get_profile
-
     root, _ = resolve_root_and_cwd(args)
     # The client registry reaches the table only as profiles: the core names no client.
     profiles = [get_profile(args.agent)] if args.agent else list(PROFILES.values())
     repo = list_repo_files(root)
-    from jitctx.clients import all_clients
 
     hooked = frozenset(all_clients.names())  # agents with a jitctx hook: what it sends them is said
     # Who brings each file with the hook, as the hook decides it (`hook.decide`) for a previewed session

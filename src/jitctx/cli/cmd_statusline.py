@@ -1,22 +1,33 @@
 """`jitctx statusline`: one short line saying which instruction files are in the session's context now, for
 an agent's status line (Claude Code runs it after every message, with the session's JSON on stdin).
 
-It runs after every message, so it starts like the hook does: `fast_main` answers without argparse, and
-it imports the session state and the end of the event log readers only (`reports.in_context`). It never
-fails where the agent shows it: bad input, no session yet, a state it cannot read, any error at all give
-a short neutral line and exit 0.
+It runs after every message, so `fast_main` answers without building the argparse parser; the line comes
+from the session state and the end of the event log (`reports.in_context`). It never fails where the agent
+shows it: bad input, no session yet, a state it cannot read, any error at all give a short neutral line and
+exit 0.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sys
+from typing import TYPE_CHECKING, Any
 
-TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs every status line milliseconds
+from jitctx.cli.state import add_state_dir, state_dir_path
+from jitctx.clients import all_clients
+from jitctx.reports.in_context import (
+    STATUS_LINE_LOG_BYTES,
+    StateUnreadable,
+    context_json,
+    human_bytes,
+    in_context,
+    why,
+)
+
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
-    from typing import Any
 
     from jitctx.reports.in_context import InContext
 
@@ -51,9 +62,6 @@ _PATH_WIDTH = 48  # a longer path is shown by its end: the file name says most
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from jitctx.cli.state import add_state_dir
-    from jitctx.clients import all_clients
-
     parser.epilog = HELP
     parser.add_argument(
         "--agent",
@@ -65,8 +73,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from jitctx.clients import all_clients
-
     agent = None if args.agent is None else all_clients.canonical(args.agent)  # `claude`: claude-code
     state = None if args.state_dir is None else os.path.expanduser(args.state_dir)
     return answer(agent, state, args.json)
@@ -75,8 +81,6 @@ def run(args: argparse.Namespace) -> int:
 def fast_main(argv: Sequence[str]) -> int | None:
     """`jitctx statusline [--agent A] [--state-dir DIR] [--json]` without argparse; None when `argv`
     asks for anything else (--help, a typo), so that the caller builds the parser and its messages."""
-    from jitctx.clients import all_clients
-
     agent: str | None = None
     state: str | None = None
     as_json = False
@@ -111,8 +115,6 @@ def answer(agent: str | None, state: str | None, as_json: bool) -> int:
     document["line"] = line
     try:
         if as_json:
-            import json
-
             sys.stdout.write(json.dumps(document, ensure_ascii=False) + "\n")
         else:
             sys.stdout.write(line + "\n")
@@ -136,8 +138,6 @@ def status(
 ) -> tuple[str, dict[str, Any]]:
     """The line and the JSON document for the status line input `raw`; `whole`: the arrival of every
     file, not only of the latest (within the same bound on how much of the log is read)."""
-    import json
-
     session_id = None
     if len(raw) <= MAX_INPUT:
         try:
@@ -147,13 +147,9 @@ def status(
         session_id = given.get("session_id") if isinstance(given, dict) else None
     if not isinstance(session_id, str) or not session_id:
         return "jitctx · no session", _document(None, None, "no session id on stdin")
-    from jitctx.reports.in_context import STATUS_LINE_LOG_BYTES, StateUnreadable, in_context
 
     if state is None:
-        from jitctx.cli.state import state_dir_path
-
         state = state_dir_path()
-    from jitctx.clients import all_clients
 
     agents = [agent] if agent is not None else list(all_clients.names())
     try:
@@ -171,8 +167,6 @@ def status(
 
 def line_of(context: InContext | None) -> str:
     """`jitctx 7 files · 12.3 KiB · latest src/ui/CLAUDE.md (touched src/ui/Footer.tsx)`."""
-    from jitctx.reports.in_context import human_bytes, why
-
     latest = context.latest if context is not None else None
     if context is None or latest is None:
         return "jitctx · no instruction files in context yet"
@@ -191,6 +185,4 @@ def _short(text: str) -> str:
 def _document(session_id: str | None, context: InContext | None, problem: str | None) -> dict[str, Any]:
     """`reports.in_context.context_json`, versioned (cli.common.SCHEMA_VERSION: its module would cost
     every status line its start)."""
-    from jitctx.reports.in_context import context_json
-
     return {"schema_version": 1, **context_json(context, session_id, problem)}

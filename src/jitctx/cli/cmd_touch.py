@@ -12,7 +12,8 @@ from typing import Any, NamedTuple
 from jitctx.cli.cmd_startup import hooked_start_json
 from jitctx.cli.common import add_common, count, open_project, print_json, table, warn
 from jitctx.cli.routes import BY, NONE, add_without_hook, hooked_client, moments
-from jitctx.cli.state import add_state_dir, state_dir
+from jitctx.cli.state import add_state_dir
+from jitctx.cli.state_paths import state_dir
 from jitctx.clients.base import Client
 from jitctx.discovery.session import Session
 from jitctx.discovery.store import OpenSession, SessionStore
@@ -24,6 +25,8 @@ from jitctx.model import Discovery, Startup
 from jitctx.project import Project
 from jitctx.reports.loads import startup_json
 from jitctx.reports.table import shown
+from jitctx.telemetry.events import event_from_discovery, event_from_startup, session_held_bytes
+from jitctx.telemetry.store import EventStore
 
 HELP = """\
 Each PATH is what a tool call read or wrote. For each, jitctx walks from its directory up to the root
@@ -93,8 +96,6 @@ class Moment(NamedTuple):
 
 def run_session(opened: OpenSession, paths: list[str]) -> tuple[Startup | None, list[Moment]]:
     """Startup (for a new session) and one discovery per path, each with the bytes held after it."""
-    from jitctx.telemetry.events import session_held_bytes
-
     session = opened.session
     moments: list[Moment] = []
     startup = session.startup() if opened.new else None
@@ -109,9 +110,6 @@ def run_session(opened: OpenSession, paths: list[str]) -> tuple[Startup | None, 
 def record_events(args: argparse.Namespace, session: Session, moments: list[Moment]) -> None:
     """A named session is a real one: its startup and every discovery (misses too) go to the event log,
     each with the bytes held at its own moment and the profile that ran it."""
-    from jitctx.telemetry.events import event_from_discovery, event_from_startup
-    from jitctx.telemetry.store import EventStore
-
     store = EventStore(state_dir(args) / "events", warn=warn)
     agent = session.project.profile.name
     for result, held in moments:

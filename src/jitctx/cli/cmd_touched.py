@@ -10,6 +10,7 @@ from typing import Any
 from jitctx.cli.common import add_json, print_json
 from jitctx.errors import UsageError
 from jitctx.touched import affected_paths
+from jitctx.touched.tools import REGISTRY
 
 HELP = """\
 Every tool an agent calls reports the paths it touched: Read/Write/Edit their file, Glob the static
@@ -59,8 +60,6 @@ def run(args: argparse.Namespace) -> int:
     for path in paths:
         print(path)
     if not paths:
-        from jitctx.touched.tools import REGISTRY
-
         if args.tool in REGISTRY:
             print(f"jitctx: note: this {args.tool} call touched no path jitctx can name", file=sys.stderr)
         else:

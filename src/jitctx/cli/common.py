@@ -9,6 +9,9 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from jitctx.cli.colour import add_colour, paint
+from jitctx.cli.state import user_config_path, user_home
+from jitctx.cli.width import add_wide, columns_for, fit_rows
 from jitctx.errors import UsageError
 from jitctx.paths import find_root
 from jitctx.profiles import DEFAULT_PROFILE, PROFILES, ROOT_MARKERS
@@ -47,9 +50,6 @@ def add_agent(parser: argparse.ArgumentParser) -> None:
 
 def add_json(parser: argparse.ArgumentParser) -> None:
     """--json, and --color and --wide for the output meant for people instead."""
-    from jitctx.cli.colour import add_colour
-    from jitctx.cli.width import add_wide
-
     parser.add_argument("--json", action="store_true", help="print one JSON document on stdout")
     add_colour(parser)
     add_wide(parser)
@@ -135,8 +135,6 @@ def projects_below(directory: str) -> list[str]:
 
 
 def open_project(args: argparse.Namespace) -> tuple[Project, str]:
-    from jitctx.cli.state import user_config_path, user_home
-
     root, cwd = resolve_root_and_cwd(args)
     project = Project(
         root, profile=getattr(args, "agent", None), home=user_home(), user_config=user_config_path()
@@ -203,8 +201,6 @@ def print_json(document: Any) -> None:
 
 
 def warn(message: str) -> None:
-    from jitctx.cli.colour import paint
-
     print(f"jitctx: {paint('warning:', 'yellow', sys.stderr)} {shown(message)}", file=sys.stderr)
 
 
@@ -224,9 +220,6 @@ def count(number: int, noun: str) -> str:
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]], *, right: Sequence[int] = ()) -> str:
     """An aligned plain-text table, its header line bold on a terminal; columns in `right` right-aligned.
     On a terminal it is wrapped to the terminal's width unless `--wide` was given (jitctx.cli.width)."""
-    from jitctx.cli.colour import paint
-    from jitctx.cli.width import columns_for, fit_rows
-
     columns = columns_for(sys.stdout)
     if columns is not None:
         headers, rows = fit_rows(headers, rows, columns, right=right)

@@ -17,8 +17,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from jitctx.clients.kit.checks import Check
+from jitctx.cli.cmd_log import printable
+from jitctx.cli.common import count, table
+from jitctx.clients import all_clients
+from jitctx.clients.kit.checks import OK, SKIP, WARN, Check
 from jitctx.clients.kit.transcript_drift import SessionDrift
+from jitctx.paths import is_inside, relative_posix
+from jitctx.telemetry.store import read_records
 
 UNKNOWN_RELEASE = "unknown"
 
@@ -110,8 +115,6 @@ def sessions_in_log(
     directory: str | os.PathLike[str], *, since: datetime | None = None, session: str | None = None
 ) -> dict[str, LoggedSession]:
     """Each session of the log (in the order first recorded) with its agent, root and host loads."""
-    from jitctx.telemetry.store import read_records
-
     found: dict[str, LoggedSession] = {}
     for record in read_records(directory, since=since, session=session):
         kind = record.get("kind")
@@ -141,8 +144,6 @@ def drift_report(
     environ: Mapping[str, str] | None = None,
 ) -> DriftReport:
     """The report over the log's sessions (`limit`: only the last ones recorded)."""
-    from jitctx.clients import all_clients
-
     environ = os.environ if environ is None else environ
     sessions = list(sessions_in_log(directory, since=since, session=session).items())
     if limit is not None:
@@ -228,8 +229,6 @@ def _release_order(key: tuple[str, str]) -> tuple[str, tuple[int, ...], str]:
 
 
 def _shown(path: str, root: str) -> str:
-    from jitctx.paths import is_inside, relative_posix
-
     real_root = os.path.realpath(root)
     return relative_posix(path, real_root) if is_inside(path, real_root) and path != real_root else path
 
@@ -239,9 +238,6 @@ def _shown(path: str, root: str) -> str:
 
 def drift_lines(report: DriftReport) -> list[str]:
     """The `stats --drift` section: a table of findings, or one line when there are none."""
-    from jitctx.cli.cmd_log import printable
-    from jitctx.cli.common import count, table
-
     lines = []
     if report.clean:
         lines.append(f"no drift found in {count(report.read, 'session')} read from transcripts")
@@ -270,8 +266,6 @@ def drift_lines(report: DriftReport) -> list[str]:
 
 def drift_summary(release: ReleaseDrift) -> str:
     """One release's findings in one line (doctor)."""
-    from jitctx.cli.common import count
-
     parts = []
     if release.twice:
         named = ", ".join(f"{twice.path} x{twice.count}" for twice in release.twice[:3])
@@ -288,9 +282,6 @@ def drift_summary(release: ReleaseDrift) -> str:
 
 def drift_checks(report: DriftReport, window: str) -> list[Check]:
     """doctor's lines: one warning per client release with drift, else one line per client read."""
-    from jitctx.cli.common import count
-    from jitctx.clients.kit.checks import OK, SKIP, WARN
-
     fix = "jitctx stats --drift   (which files, in how many sessions, by whom)"
     checks = [
         Check(release.client, "drift", WARN, drift_summary(release), fix)

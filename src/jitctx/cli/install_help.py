@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
+from jitctx.clients import all_clients
+
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
@@ -121,8 +123,6 @@ def install_help() -> str:
 def found_where(clients: Iterable[Client] | None = None) -> str:
     """One row per client: the program looked for on PATH, and the user folder looked for."""
     if clients is None:
-        from jitctx.clients import all_clients
-
         clients = all_clients.every()
     rows = []
     for client in clients:
@@ -150,8 +150,6 @@ def found_where(clients: Iterable[Client] | None = None) -> str:
 def where_entries_go(clients: Iterable[Client] | None = None) -> str:
     """One row per client and scope: the settings file, and what the scope means or what moves it."""
     if clients is None:
-        from jitctx.clients import all_clients
-
         clients = all_clients.every()
     rows: list[tuple[str, str, str, list[str]]] = []
     explained: set[str] = set()

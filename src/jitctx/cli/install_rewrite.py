@@ -6,6 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from jitctx.clients.kit import install_record
+from jitctx.clients.kit import settings_file as settings
+
 if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
@@ -35,9 +38,6 @@ def rewrite(
     lose this change), keeping a backup in the state dir. A file jitctx creates is noted; one it changes
     for a removal (`adding` False) is deleted with its folders when jitctx had made it and it is left empty.
     `change` may raise UsageError: nothing is written then."""
-    from jitctx.clients.kit import install_record
-    from jitctx.clients.kit import settings_file as settings
-
     missing = install_record.missing_folders(path)
     with settings.locked(path, create=adding and not dry_run):
         before, data = settings.read_settings(path)
@@ -60,8 +60,6 @@ def rewrite(
 def clean_up(state: Path, path: Path, after: dict[str, Any]) -> tuple[Path, ...]:
     """After an uninstall: a settings file jitctx created and left as `{}` goes, with the folders made
     for it when they are empty. A file the user had, or one with anything else in it, stays."""
-    from jitctx.clients.kit import install_record
-
     folders = install_record.created_note(state, path)
     if folders is None:
         return ()

@@ -7,7 +7,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from jitctx.cli.install_rewrite import rewrite
+from jitctx.clients.kit import install_record
+from jitctx.clients.kit.mcp_transport import MCP_SERVER, add_server, remove_server, server_spec
 from jitctx.errors import UsageError
+from jitctx.hook.transports.mcp.server import load_sdk
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -32,16 +35,11 @@ def register_server(
 ) -> ServerChange | None:
     """Add (a command given) or remove (None) the `jitctx` MCP server entry of `path` (.mcp.json or
     ~/.claude.json); None when a removal finds none."""
-    from jitctx.clients.kit import install_record
-    from jitctx.clients.kit.mcp_transport import MCP_SERVER, add_server, remove_server, server_spec
-
     if command is None and not path.exists():
         install_record.forget_added(state, path, "mcp-server")
         return None
     spec: dict[str, Any] = {}
     if command is not None:
-        from jitctx.hook.transports.mcp.server import load_sdk
-
         load_sdk()  # the server needs the extra `jitctx[mcp]`: a UsageError naming it when it is missing
         try:
             spec = server_spec(command, agent)

@@ -6,17 +6,19 @@ A state dir is never relative: with no home at all (no HOME, no passwd entry) `~
 state would land in `./~/.local/state` inside whatever repository the agent runs in. Then the state goes to
 $XDG_RUNTIME_DIR/jitctx, else to a directory of this user's own in the temp dir.
 
-Imports os only: the hook's fast lane resolves the state dir on every tool call.
+The paths a command works in under the state dir are `cli.state_paths`.
 """
 
 from __future__ import annotations
 
 import os
+import stat
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False
+from jitctx.errors import JitctxError
+
 if TYPE_CHECKING:
     import argparse
-    from pathlib import Path
 
 USER_CONFIG = os.path.join("jitctx", "config.toml")  # under $XDG_CONFIG_HOME, else ~/.config
 
@@ -70,8 +72,6 @@ def private_state_dir() -> str:
     spec), else `<temp dir>/jitctx-state-<uid>`, created 0700. A temp-dir path anyone can predict is used
     only when it is a real directory of this user that nobody else can enter: someone who created it first
     could read the state or plant files in it."""
-    import stat
-
     uid = os.getuid()
     runtime = os.environ.get("XDG_RUNTIME_DIR")
     if runtime and os.path.isabs(runtime):
@@ -81,6 +81,7 @@ def private_state_dir() -> str:
             info = None
         if info is not None and stat.S_ISDIR(info.st_mode) and info.st_uid == uid:
             return os.path.join(runtime, "jitctx")
+    # Only a user without a home gets here; tempfile brings shutil, random and the compressors with it.
     import tempfile
 
     path = os.path.join(tempfile.gettempdir(), f"jitctx-state-{uid}")
@@ -100,18 +101,10 @@ def private_state_dir() -> str:
 
 
 def _error(message: str) -> Exception:
-    from jitctx.errors import JitctxError
-
     return JitctxError(
         f"{message}; there is no home directory (HOME unset, no passwd entry): set JITCTX_STATE_DIR to a "
         "directory of your own, or HOME"
     )
-
-
-def default_state_dir() -> Path:
-    from pathlib import Path
-
-    return Path(state_dir_path())
 
 
 def add_state_dir(parser: argparse.ArgumentParser) -> None:
@@ -121,42 +114,3 @@ def add_state_dir(parser: argparse.ArgumentParser) -> None:
         help="where jitctx keeps its state; sessions in DIR/sessions/, events in DIR/events/ (default: "
         "$JITCTX_STATE_DIR, else $XDG_STATE_HOME/jitctx, else ~/.local/state/jitctx)",
     )
-
-
-def state_dir(args: argparse.Namespace) -> Path:
-    from pathlib import Path
-
-    chosen: str | os.PathLike[str] | None = getattr(args, "state_dir", None)
-    return Path(os.path.abspath(Path(chosen).expanduser())) if chosen else default_state_dir()
-
-
-def events_dir(args: argparse.Namespace) -> Path:
-    return state_dir(args) / "events"
-
-
-def readable_events_dir(args: argparse.Namespace) -> Path:
-    """The event log's directory for reading; a state dir or events dir that is not a directory is a
-    usage error (rather than an empty log)."""
-    from jitctx.errors import UsageError
-
-    directory = events_dir(args)
-    for path in (directory.parent, directory):
-        if path.exists() and not path.is_dir():
-            raise UsageError(f"{path} is not a directory; --state-dir names a directory holding events/")
-    return directory
-
-
-def writable_events_dir(args: argparse.Namespace) -> Path:
-    """The event log's directory, created if need be; a usage error when it cannot be."""
-    from jitctx.errors import UsageError
-
-    directory = readable_events_dir(args)
-    try:
-        # The state dir too is private: it holds what every session read.
-        directory.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        directory.mkdir(exist_ok=True, mode=0o700)
-    except OSError as exc:
-        raise UsageError(f"cannot create the event log directory {directory}: {exc.strerror}") from exc
-    if not os.access(directory, os.W_OK):
-        raise UsageError(f"the event log directory {directory} is not writable")
-    return directory

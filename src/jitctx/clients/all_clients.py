@@ -7,11 +7,12 @@ daemon's preload — goes through `names()`, `get()` and `every()`.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs every hook call milliseconds
-if TYPE_CHECKING:
-    from collections.abc import Mapping
-    from typing import Any
+import importlib
+from typing import TYPE_CHECKING
 
+from jitctx.touched.samples import SAMPLE_KINDS
+
+if TYPE_CHECKING:
     from jitctx.clients.base import Client
 
 CLIENTS = {
@@ -51,7 +52,6 @@ def get(name: str) -> Client:
         if known is None:
             raise KeyError(name)
         return get(known)
-    import importlib
 
     loaded: Client = importlib.import_module(module_name).CLIENT
     check(loaded, name)
@@ -85,7 +85,6 @@ def check_tools(client: Client) -> None:
 def check_samples(client: Client) -> None:
     """The calls a preview plays (`sample_call`) are of the client's own tools, a write or an edit one of
     its write tools."""
-    from jitctx.touched.tools import SAMPLE_KINDS
 
     tools = client.tools()
     for kind in SAMPLE_KINDS:
@@ -128,26 +127,6 @@ def every() -> list[Client]:
 def choices() -> list[str]:
     """Every name the command line accepts for a client: registry names, then aliases."""
     return [*CLIENTS, *(alias for client in every() for alias in client.aliases)]
-
-
-def affected_paths(
-    tool_name: str, tool_input: Mapping[str, Any], client: str | None = None
-) -> tuple[str, ...]:
-    """The paths a tool call touches (`jitctx.affected_paths`): `client` names a live client (or an alias),
-    whose own tool names and fields are read (`affected_paths("view", {"path": p}, client="copilot-cli")`);
-    without one, any name jitctx knows: the generic ones, then each live client's. Unknown tools touch
-    nothing; an unknown client is a UsageError."""
-    from jitctx.touched import affected_paths as touched
-
-    if client is None:
-        return touched(tool_name, tool_input)
-    try:
-        tools = get(client).tools()
-    except KeyError:
-        from jitctx.errors import UsageError
-
-        raise UsageError(f"unknown client {client!r}; choose one of: {', '.join(choices())}") from None
-    return touched(tool_name, tool_input, tools)
 
 
 def mcp_hook_client() -> Client:

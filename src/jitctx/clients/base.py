@@ -20,7 +20,12 @@ one instance in the registry.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs every hook call milliseconds
+import importlib
+from typing import TYPE_CHECKING, cast
+
+from jitctx.clients.event import parse_claude_shaped
+from jitctx.touched.tools import GENERIC, GENERIC_WRITES
+
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from pathlib import Path
@@ -87,7 +92,6 @@ class HookDialect:
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent:
         """One hook payload as jitctx's canonical event; raises HookError when it is not one."""
-        from jitctx.clients.event import parse_claude_shaped
 
         return parse_claude_shaped(self, payload)
 
@@ -95,10 +99,7 @@ class HookDialect:
         """The client's tools under its own names, each with what a call of it touches (its input's
         fields, read by one of jitctx.touched's kinds); a tool not in the table touches nothing."""
         if not self.tools_module:
-            from jitctx.touched.tools import GENERIC
-
             return GENERIC
-        import importlib
 
         tools: Mapping[str, Declaration] = importlib.import_module(self.tools_module).TOOLS
         return tools
@@ -107,22 +108,18 @@ class HookDialect:
         """The client's tools whose touched paths are files the call writes (a file write or edit, a
         patch); what a shell call writes is read from its command."""
         if not self.tools_module:
-            from jitctx.touched.tools import GENERIC_WRITES
-
             return GENERIC_WRITES
-        import importlib
 
         writes: frozenset[str] = importlib.import_module(self.tools_module).WRITES
         return writes
 
     def sample_call(self, kind: str, path: str) -> tuple[str, dict[str, object]] | None:
         """A call of the client's own tool of `kind` on the absolute `path`, name and input as its hook
-        payloads carry them, for previews of what a touch does. Kinds (jitctx.touched.tools.SAMPLE_KINDS):
+        payloads carry them, for previews of what a touch does. Kinds (jitctx.touched.samples.SAMPLE_KINDS):
         "read" (its file read tool), "write" (a new file), "edit" (an existing one), "shell_read" (`cat
         PATH` in its shell), "shell_write" (`printf x > PATH`). None when it has no such tool."""
-        import importlib
 
-        module = importlib.import_module(self.tools_module or "jitctx.touched.tools")
+        module = importlib.import_module(self.tools_module or "jitctx.touched.samples")
         call: tuple[str, dict[str, object]] | None = module.sample_call(kind, path)
         return call
 
@@ -165,7 +162,6 @@ class OwnLoading:
 
     def profile(self) -> Profile:
         """What the client reads by itself (its `--agent` profile)."""
-        import importlib
 
         profile: Profile = importlib.import_module(self.profile_module).PROFILE
         return profile
@@ -286,6 +282,9 @@ class Installer:
 
     def install_entries(self, data: dict[str, Any], command: str) -> tuple[dict[str, Any], list[Any]]:
         """`data` (the settings file) with this client's hook entries running `command`."""
+
+        # The install and doctor parts are imported by the commands that use them, not by every hook
+        # process (the client object carries all five parts).
         from jitctx.clients.kit import settings_file
 
         return settings_file.install(data, self.entries(), command, self.name)
@@ -304,15 +303,13 @@ class DoctorChecks:
     def doctor(self, root: str, home: str | None, environ: Mapping[str, str]) -> tuple[list[Check], bool]:
         """Checks of this client's setup (where its installer says hooks are), and whether jitctx's hooks
         are installed for it anywhere."""
-        from typing import cast
-
-        from jitctx.clients.kit.doctor_kit import settings_checks
-
         client = cast("Client", self)  # the default checks read the client's installer part
 
         places = [(scope, client.settings_path(scope, root, home or "", environ)) for scope in client.scopes]
         if home is None:
             places = [(scope, path) for scope, path in places if scope != "user"]
+        from jitctx.clients.kit.doctor_kit import settings_checks  # see install_entries
+
         return settings_checks(client, places)
 
 

@@ -10,7 +10,10 @@ Imports nothing at load time and builds no class machinery: the fast lane parses
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs every hook call milliseconds
+import json
+import os
+from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
@@ -119,7 +122,6 @@ def parse_claude_shaped(
     # The shell's current directory when the event fired: after a `cd`, or a Codex exec's `workdir`, it is
     # not where the session started. It only places this call's relative paths.
     cwd = text_field(payload, "cwd")
-    import os
 
     if not os.path.isabs(cwd) or not os.path.isdir(cwd):
         raise HookError(f"hook event cwd {cwd!r} is not an existing absolute directory")
@@ -157,7 +159,6 @@ def parse_claude_shaped(
 
 def parse_raw(client: Client, raw: bytes | str | None) -> HookEvent:
     """The client's canonical event for one raw payload (JSON bytes or text); HookError when it is none."""
-    import json  # every hook path has loaded it already
 
     payload = json.loads(raw) if raw and raw.strip() else None
     if not isinstance(payload, dict):

@@ -7,7 +7,8 @@ must start in milliseconds, asks exactly the lookups the engine asks. Imports no
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs every hook call milliseconds
+from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 

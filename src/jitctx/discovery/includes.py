@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from jitctx.discovery.state import ChannelState, LoadedEntry, Pass
+from jitctx.imports import expand
 from jitctx.model import InstructionFile, Load, LoadReason, Tier
 from jitctx.project import Project
 
@@ -11,8 +12,6 @@ def include_imports(project: Project, file: InstructionFile, state: ChannelState
     """Load what `file` imports with `@path`, each as its own block (reason `include`)."""
     if not project.profile.imports or "@" not in file.text:
         return  # most files import nothing: spare the Markdown parser
-    from jitctx.imports import expand
-
     config = project.config
     # A user-level file imports from the user's own folders; a project file, from the project.
     user_level = file.tier in (Tier.USER, Tier.MANAGED) and project.home is not None

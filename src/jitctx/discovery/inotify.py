@@ -12,18 +12,22 @@ What inotify does not hear is left to the caller (see `local_filesystem` and `ru
 another machine (network and FUSE file systems, host folders shared into a VM), writes through a hard
 link in another folder (the event goes to the folder the file was opened through), and stores into a
 shared memory mapping of the file (no event at all; no editor saves that way).
-
-ctypes and select are imported on first use only: a hook process that answers one touch never needs them.
 """
 
 from __future__ import annotations
 
 import _thread
 import os
+import select
 import struct
 import sys
 from collections.abc import Iterable
 from typing import Any
+
+try:
+    import ctypes
+except ImportError:  # a Python built without ctypes (no libffi): no notifier, the rules are stat'ed
+    ctypes = None  # type: ignore[assignment]
 
 IN_MODIFY = 0x2
 IN_ATTRIB = 0x4
@@ -65,8 +69,6 @@ class Notifier:
     """The process's inotify instance, and the last serial at which each watched filter saw an event."""
 
     def __init__(self, fd: int, add_watch: Any) -> None:
-        import select
-
         self.fd = fd
         self.pid = os.getpid()
         self.serial = 0  # bumped once per batch of events read
@@ -189,13 +191,13 @@ def _renew() -> Notifier | None:
 
 
 def _make() -> Notifier | None:
+    if ctypes is None:
+        return None
     try:
-        import ctypes
-
         libc = ctypes.CDLL(None, use_errno=True)
         init = libc.inotify_init1
         add_watch = libc.inotify_add_watch
-    except (ImportError, OSError, AttributeError):
+    except (OSError, AttributeError):
         return None
     init.argtypes = [ctypes.c_int]
     init.restype = ctypes.c_int

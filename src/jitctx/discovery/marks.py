@@ -17,10 +17,10 @@ Imports: os only (json is the caller's): the hook's fast lane reads marks too.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from jitctx.short_digest import short_digest
 
-TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs every hook call milliseconds
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from typing import Any

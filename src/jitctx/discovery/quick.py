@@ -18,10 +18,16 @@ Imports: os, time and re only (json is the caller's), so that the hook can start
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
+import re
 import stat
 import time
+from typing import TYPE_CHECKING
 
+from jitctx.discovery.glob_keys import keyed_candidates
+from jitctx.discovery.marks import MAX_MARK_BYTES, mark_file_name, parse_mark
 from jitctx.discovery.quick_regex import safe_regex
 from jitctx.safe_open import read_state_file
 
@@ -30,7 +36,6 @@ from jitctx.safe_open import read_state_file
 QUICK_VERSION = 6
 _SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
 
-TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs every hook call milliseconds
 if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import Any
@@ -50,7 +55,6 @@ def state_file_name(session_id: str) -> str:
         and not session_id.endswith(".quick")
     ):
         return f"{session_id}.json"
-    import hashlib
 
     return "id-" + hashlib.sha256(session_id.encode("utf-8", "surrogatepass")).hexdigest()[:32] + ".json"
 
@@ -109,9 +113,6 @@ def unchanged(entries: Iterable[list[Any]]) -> bool:
 def stored_mark(folder: str, directory: str) -> list[list[Any]] | None:
     """The watch list of `directory`'s mark in a marks folder (see `jitctx.discovery.marks`); None when
     there is none, or it cannot be read, or it is not that directory's."""
-    import json  # already imported by every caller
-
-    from jitctx.discovery.marks import MAX_MARK_BYTES, mark_file_name, parse_mark
 
     try:
         raw = read_state_file(os.path.join(folder, mark_file_name(directory)), MAX_MARK_BYTES)
@@ -183,9 +184,6 @@ def _quiet(index: dict[str, Any], cwd: str, path: str, planned: bool) -> int | N
 
 
 def _rules_quiet(index: dict[str, Any], rel: str) -> int | None:
-    import re  # already imported by json, which every caller has loaded
-
-    from jitctx.discovery.glob_keys import keyed_candidates
 
     root: str = index["root"]
     cwd: str = index["cwd"]

@@ -5,7 +5,8 @@ Imports nothing: the fast lane uses it.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: the fast lane imports this
+from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Any
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from jitctx.discovery.state import READABLE_VERSIONS, ChannelState, channels_from_json
+from jitctx.imports.expansion import OUTSIDE_SUFFIXES
 from jitctx.model import LoadReason, Tier
 from jitctx.paths import is_inside
 from jitctx.project import Project
@@ -100,8 +101,6 @@ def loads_from_anywhere(project: Project, path: str, reason: str) -> bool:
         return True
     if reason != LoadReason.INCLUDE.value or not project.config.allow_outside_imports:
         return False
-    from jitctx.imports.expansion import OUTSIDE_SUFFIXES
-
     return path.lower().endswith(OUTSIDE_SUFFIXES)
 
 

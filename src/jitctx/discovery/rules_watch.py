@@ -15,7 +15,7 @@ Hence two ways to know, each exact:
   folder they were opened through). Where any folder is on a file system inotify may not hear (network,
   FUSE, a host folder shared into a VM), or the kernel refuses an instance or a watch, it stays *stat*.
 
-Setting up inotify costs about what 2,000 stats do (importing ctypes, walking the folders), so a session
+Setting up inotify costs about what 2,000 stats do (an instance, walking the folders), so a session
 switches to *notified* once its full comparisons have cost that much: on its third touch with 1,000 rules,
 its second with 5,000. A hook process answering one touch never pays for it, nor does the session a warm
 daemon builds for an event that touches one path. On a change either way, the table is built again: a

@@ -25,6 +25,7 @@ from typing import Any
 from jitctx.discovery.chains import Chains, locate, scope_path, why_unusable
 from jitctx.discovery.compaction import drop_gone, native_reloads, to_resend
 from jitctx.discovery.quick import unchanged, watch_list
+from jitctx.discovery.quick_index import build_quick_index
 from jitctx.discovery.resolve import Matcher, refresh, resolve
 from jitctx.discovery.restored import MarkReader, read_state, readable_where_loaded
 from jitctx.discovery.rule_table import RuleTable, ScopeCache, ScopedRule, build_rule_table
@@ -34,6 +35,7 @@ from jitctx.discovery.state import STATE_VERSION, ChannelState, Pass, channels_t
 from jitctx.model import Discovery, InstructionFile, Load, LoadReason, Scope, Skip, Startup, Tier
 from jitctx.project import Candidate, Project
 from jitctx.scope import scope_matches
+from jitctx.touched import affected_paths
 from jitctx.walk import MAX_DEPTH
 
 # How long a long-lived session trusts a directory's watch list once compared (see `_watched_lately`).
@@ -170,8 +172,6 @@ class Session:
     def quick_index(self, channel: str = "main", marks_folder: str | None = None) -> dict[str, object]:
         """What `jitctx.discovery.quick` needs to prove, without this engine, that a touch loads nothing
         (`marks_folder`: where the store keeps the channel's marks)."""
-        from jitctx.discovery.quick_index import build_quick_index
-
         return build_quick_index(self, channel, marks_folder)
 
     # -- startup -----------------------------------------------------------------------------------
@@ -222,8 +222,6 @@ class Session:
 
     def on_tool_call(self, tool_name: str, tool_input: Mapping[str, Any], channel: str = "main") -> Discovery:
         """Discovery for every path a tool call touched, as one result (unknown tools touch nothing)."""
-        from jitctx.touched import affected_paths
-
         steps = self.discover_many(affected_paths(tool_name, tool_input), channel)
         return merge_discoveries(tool_name, steps, channel)
 

@@ -7,6 +7,7 @@ probe must never turn into "match everything".
 from __future__ import annotations
 
 import os
+import subprocess
 from dataclasses import dataclass
 
 from jitctx.paths import is_inside, relative_posix
@@ -77,8 +78,6 @@ def collect_signals(root: str, cwd_real: str, *, use_git: bool = True) -> Signal
 
 def git_changed(top: str, cwd: str) -> tuple[list[str] | None, str | None]:
     """Changed and untracked files (relative to `top`) under `cwd`; None and a reason if git failed."""
-    import subprocess  # only here: a hook process that starts no session does not pay for it
-
     try:
         proc = subprocess.run(
             [*GIT_STATUS, "--", "."],

@@ -15,6 +15,7 @@ import fcntl
 import json
 import os
 import stat
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -332,8 +333,6 @@ _DIGEST_BYTES = 64
 
 
 def _digest(data: bytes) -> bytes:
-    import zlib  # the engine's path: a library load is nothing here, and the index can be large
-
     return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(data):x}".encode("ascii")
 
 

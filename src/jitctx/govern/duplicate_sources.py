@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from jitctx.govern.duplicates import Text
 from jitctx.govern.readers import imports_expanded, profile_reads
 from jitctx.govern.source import SourceLayout
+from jitctx.imports import expand
 from jitctx.model import InstructionFile
 from jitctx.profiles import DEFAULT_PROFILE, PROFILES
 from jitctx.project import Project
@@ -20,8 +21,6 @@ from jitctx.project import Project
 
 def duplicate_texts(project: Project, files: Sequence[tuple[InstructionFile, SourceLayout]]) -> list[Text]:
     """The unconditional files of `files`, then the project files they import, one text per path."""
-    from jitctx.imports import expand
-
     texts: dict[str, Text] = {}
     imported: list[Text] = []
     for file, layout in files:

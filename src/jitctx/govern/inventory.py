@@ -13,7 +13,9 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from jitctx.govern.repo_files import list_repo_files
 from jitctx.govern.skills import Skill, SkillDocument, find_skills, skill_documents
+from jitctx.imports import expand
 from jitctx.model import InstructionFile, Skip, Tier
 from jitctx.project import Project
 
@@ -55,11 +57,7 @@ class Inventory:
 def take_inventory(project: Project, repo_paths: Iterable[str] | None = None) -> Inventory:
     """The governed files of `project`; `repo_paths` (root-relative) is where skills are looked for
     (default: the repository's files, from git or a walk)."""
-    from jitctx.imports import expand
-
     if repo_paths is None:
-        from jitctx.govern.repo_files import list_repo_files
-
         repo_paths = list_repo_files(project.root).paths
 
     files, skips = project.all_instruction_files()

@@ -1,7 +1,6 @@
 """Lint findings from `@imports`: the expansion of `jitctx.imports` run per file, its stops as findings.
 
-This is the only place lint touches the imports module, and it imports it lazily: lint's other rules
-do not need a Markdown parser.
+This is the only place lint touches the imports module.
 """
 
 from __future__ import annotations
@@ -10,6 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from jitctx.govern.findings import Finding, finding
+from jitctx.imports import expand
 
 # Import status -> lint rule. `ok` and `duplicate` are not problems and have no rule.
 STATUS_RULES = {
@@ -57,8 +57,6 @@ def import_findings(
     home: str | None = None,
 ) -> list[Finding]:
     """Findings for every import stop reachable from `sources`, each reported once at the importing line."""
-    from jitctx.imports import expand
-
     found: dict[tuple[str, int, str, str], Finding] = {}
     for source in sources:
         if "@" not in source.text:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from jitctx.govern.findings import Finding, finding
 from jitctx.paths import is_inside
 from jitctx.profiles import Profile
+from jitctx.walk import walk_tree
 
 # A link may lead anywhere (a home, `/`): what is walked behind one is bounded.
 MAX_DEPTH = 8
@@ -81,8 +82,6 @@ def linked_instruction_files(
 def _behind(target: str, link: str, is_instruction: InstructionPaths) -> list[str]:
     """Paths (relative to `target`) of the instruction files in the folder a link leads to, as they read
     through the link; bounded in depth and in entries looked at."""
-    from jitctx.walk import walk_tree
-
     found: list[str] = []
     seen = 0
     for current, dirs, files in walk_tree(target, skip=_SKIP_DIRS):

@@ -20,6 +20,7 @@ from enum import StrEnum
 from typing import Any
 
 from jitctx.errors import JitctxError
+from jitctx.govern.inventory import take_inventory
 from jitctx.model import InstructionFile
 from jitctx.project import Project
 
@@ -108,8 +109,6 @@ def fingerprint(file: InstructionFile) -> Fingerprint | None:
 
 def provenance_sources(project: Project) -> list[InstructionFile]:
     """Every file whose bytes can reach an agent; the same list `lint` checks (see `inventory`)."""
-    from jitctx.govern.inventory import take_inventory
-
     return list(take_inventory(project).sources)
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from jitctx.discovery.signals import find_git_top
+from jitctx.walk import walk_tree
 
 GIT_TIMEOUT_S = 30.0
 SKIP_DIRS = frozenset(
@@ -94,8 +95,6 @@ def _git_files(root: str) -> tuple[set[str] | None, str | None]:
 
 
 def _walk_files(root: str) -> list[str]:
-    from jitctx.walk import walk_tree
-
     found: list[str] = []
     # Iterative and depth-capped: os.walk recurses once per level, and a 2,000-deep tree overflows it.
     for current, dirnames, filenames in walk_tree(root, skip=SKIP_DIRS):

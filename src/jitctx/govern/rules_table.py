@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 
 from jitctx.govern.glob_counts import GlobCount, GlobCounter
 from jitctx.govern.readers import profile_reads
+from jitctx.imports import expand
 from jitctx.model import InstructionFile, Skip, Tier
 from jitctx.profiles import DEFAULT_PROFILE, FORMAT_PROFILES, Profile
 from jitctx.project import Project
@@ -228,8 +229,6 @@ def _example(file: InstructionFile, folder: str, paths: Sequence[str]) -> str | 
 
 def imported_by(project: Project, own: Iterable[InstructionFile]) -> dict[str, list[InstructionFile]]:
     """Real path -> the project files of `own` whose `@imports`, at any depth, bring it in."""
-    from jitctx.imports import expand
-
     found: dict[str, list[InstructionFile]] = {}
     for file in own:
         if "@" not in file.text or file.tier not in (Tier.PROJECT, Tier.LOCAL):

@@ -24,8 +24,11 @@ from typing import TYPE_CHECKING, Any
 
 from jitctx.frontmatter import split_frontmatter
 from jitctx.govern.findings import Finding, finding
+from jitctx.paths import is_inside
 from jitctx.profiles import DEFAULT_PROFILE, FORMAT_PROFILES, PROFILES, SKILL_DIRS, Profile
+from jitctx.safe_open import open_regular
 from jitctx.skill_paths import skill_place
+from jitctx.walk import walk_tree
 
 if TYPE_CHECKING:
     from jitctx.telemetry.results import Stats
@@ -190,9 +193,6 @@ def linked_skill_paths(root: str, paths: Iterable[str], folders: Iterable[str]) 
     skills folder or skill folder. A repository listing names such a link as one entry (git stores the
     link, not what it points to), so the files behind it are listed here, under the link's own path, as
     the agent reads them. Links that lead outside the project are not followed."""
-    from jitctx.paths import is_inside
-    from jitctx.walk import walk_tree
-
     real_root = os.path.realpath(root)
     found: list[str] = []
     for path in paths:
@@ -243,9 +243,6 @@ SKILL_MAX_BYTES = 4 * 1024 * 1024
 def _read_inside(root: str, path: str) -> bytes | None:
     """The bytes of a regular file inside `root` (after every link), at most SKILL_MAX_BYTES; None for a
     file outside the project, a FIFO or a device (never waited on: a hook reads skills), or an error."""
-    from jitctx.paths import is_inside
-    from jitctx.safe_open import open_regular
-
     real = os.path.realpath(os.path.join(root, *path.split("/")))
     if not is_inside(real, os.path.realpath(root)):
         return None
@@ -585,8 +582,6 @@ def unused_skills(stats: Stats) -> list[dict[str, str]]:
 def _skills_of_reporting_agents(root: str) -> list[Skill]:
     """The root's skills in the folders of every agent whose hook events show its skill uses: only
     those can be told unused."""
-    from jitctx.profiles import PROFILES
-
     seen: dict[str, Skill] = {}
     for profile in PROFILES.values():
         if profile.skill_tool:

@@ -10,11 +10,11 @@ compaction between the two is not missed. The fast lane reads the mark too, with
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from jitctx.discovery.quick import state_file_name
 from jitctx.safe_open import RefusedFile, open_state_file, read_state_file
 
-TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: the fast lane imports this module
 if TYPE_CHECKING:
     from jitctx.clients.base import Client
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from jitctx.model import Load, LoadReason
 
@@ -151,22 +151,6 @@ def _cap(text: str, limit: int) -> str:
         return text
     cut = text.rfind("\n", 0, limit)
     return text[:cut] if cut > 0 else text[: limit - 1] + "…"
-
-
-def readable(value: Any) -> Any:
-    """`value` (a JSON document) with every lone surrogate in its strings written as a backslash escape.
-
-    A file name that is not UTF-8 (`caf\\xe9.tsx` on Linux) reaches Python as a str holding a lone surrogate,
-    which cannot be written as UTF-8: the answer would be lost. The agent reads `caf\\udce9.tsx` instead:
-    plain text, where a JSON `\\udce9` escape would hand it a lone surrogate that strict parsers refuse.
-    """
-    if isinstance(value, str):
-        return value.encode("utf-8", "backslashreplace").decode("utf-8")
-    if isinstance(value, dict):
-        return {readable(key): readable(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [readable(item) for item in value]
-    return value
 
 
 def fit_with_notes(loads: Sequence[Load], notes: Sequence[str], limit: int = CONTEXT_LIMIT) -> str:

@@ -29,22 +29,37 @@ from jitctx.clients.event import (
     HookEvent,
     text_field,
 )
+from jitctx.discovery.session import merge_discoveries
 from jitctx.hook.compaction_mark import compaction_due, forget_mark, mark_compaction
 from jitctx.hook.context import CONTEXT_LIMIT, dropped_notes, mentions
+from jitctx.hook.decide import (
+    AFTER_SHELL,
+    CLIENT,
+    HELD,
+    NEW_TEXT,
+    NONE,
+    SHOWN,
+    Found,
+    decide_touch,
+    sent,
+)
+from jitctx.hook.event_context import EventContext
+from jitctx.hook.ids import hook_ids
 from jitctx.hook.log import log_problem
 from jitctx.hook.session_place import DISCOVERY_PROFILE, key_of, root_markers, saved_start
-from jitctx.hook.touches import HOLD_MARK, Touched, held_back
+from jitctx.hook.touches import HOLD_MARK, Touched, held_back, write_targets
+from jitctx.hook.transcript_check import TranscriptCheck
 from jitctx.model import InstructionFile, Load, LoadReason
+from jitctx.paths import find_root
+from jitctx.telemetry.events import event_from_instructions_loaded
+from jitctx.telemetry.store import EventStore
 
-if TYPE_CHECKING:  # imported where used: the hook path loads only what an event needs
+if TYPE_CHECKING:
     from jitctx.clients.base import Client, Follower
     from jitctx.discovery.session import Session
     from jitctx.hook.deadline import Deadline
     from jitctx.hook.decide import Verdict
-    from jitctx.hook.event_context import EventContext
-    from jitctx.hook.transcript_check import TranscriptCheck
     from jitctx.model import Discovery
-    from jitctx.telemetry.store import EventStore
 
 Answer = dict[str, Any]
 # Writes one answer where the agent reads it; raises OSError or ValueError when it could not.
@@ -53,7 +68,6 @@ Deliver = Callable[[Answer], None]
 __all__ = ["DISCOVERY_PROFILE", "Answer", "Deliver", "Engine", "HookEnv", "HookError", "log_problem"]
 
 
-# NamedTuples, not dataclasses: building a dataclass costs milliseconds at import, on every tool call.
 class HookEnv(NamedTuple):
     """What the edge (CLI) decides for the engine: where state lives, whose home, how much to send."""
 
@@ -105,8 +119,6 @@ class Engine:
         return answer
 
     def _answer(self, event: HookEvent) -> Answer:
-        from jitctx.hook.ids import hook_ids
-
         self.ids = hook_ids(event.payload)
         if event.kind == HOST_LOAD:
             self._record_host_load(event.payload)
@@ -150,8 +162,6 @@ class Engine:
     def transcript(self, event: HookEvent) -> TranscriptCheck:
         """What the event's transcript shows, read at most once for the event."""
         if self._transcript is None:
-            from jitctx.hook.transcript_check import TranscriptCheck
-
             self._transcript = TranscriptCheck(self.client, event, self.ids)
         return self._transcript
 
@@ -162,8 +172,6 @@ class Engine:
         return self.follower
 
     def _context(self, event: HookEvent, fresh: bool = False) -> EventContext:
-        from jitctx.hook.event_context import EventContext
-
         subagent_type = event.agent_type if event.kind == SUBAGENT else None
         return EventContext(
             self, event.session_id, event.cwd, fresh=fresh, transcript=event.transcript,
@@ -272,9 +280,6 @@ class Engine:
             # Nothing touched: answered without opening the session (most shell calls land here). A
             # session that has not started yet starts with the next event that touches a path.
             return {}
-        from jitctx.discovery.session import merge_discoveries
-        from jitctx.hook.decide import AFTER_SHELL, CLIENT, HELD, NEW_TEXT, SHOWN, Found, decide_touch, sent
-
         context = self._context(event)
         transcript = self.transcript(event)
         # Whose records the event's transcript is: the main thread's, or a sub-agent's own.
@@ -389,8 +394,6 @@ class Engine:
         """For each file the event's calls wrote (`targets`): were its rules in the model's context
         before the write? Those that arrive only now (whoever brings them: jitctx, or the client itself
         after the call) came late (DESIGN §2.11)."""
-        from jitctx.hook.decide import NONE
-
         route = {id(v.load): v.route for v in verdicts}
         writes = []
         for path, step in zip(paths, steps, strict=True):
@@ -406,9 +409,6 @@ class Engine:
         (DESIGN §2.11): a deny whose reason carries those rules, counted as arrived; the repeated write
         passes. Counted as not yet in context: everything the client would load by itself only after
         the call. Anything else passes at once, with `{}`."""
-        from jitctx.hook.decide import Found, decide_touch, sent
-        from jitctx.hook.touches import write_targets
-
         targets = write_targets(self.client.tools(), self.client.writes(), event.calls, event.cwd)
         if not targets:
             return {}  # a read, or a tool jitctx cannot place: passes without opening the session
@@ -461,9 +461,6 @@ class Engine:
 
     def _record_host_load(self, payload: Mapping[str, Any]) -> None:
         """The client's own load, into the same event log (a sub-agent's when `agent_id` is set)."""
-        from jitctx.paths import find_root
-        from jitctx.telemetry.events import event_from_instructions_loaded
-
         path = text_field(payload, "file_path")
         cwd = payload.get("cwd")
         root = find_root(cwd, root_markers()) if isinstance(cwd, str) and os.path.isdir(cwd) else None
@@ -476,8 +473,6 @@ class Engine:
         self.event_store().append(record)
 
     def event_store(self) -> EventStore:
-        from jitctx.telemetry.store import EventStore
-
         def warn(message: str) -> None:
             log_problem(self.env.state_dir, self.client.name, message)
 
@@ -493,8 +488,6 @@ class _ToolCallsSeen(NamedTuple):
     def session_root(self) -> str:
         """The session's project, as its other records name it: where it started, not where the shell
         is now."""
-        from jitctx.paths import find_root
-
         started = saved_start(self.engine.env.state_dir / "sessions", session_key(self.engine, self.event))
         return find_root(started or self.event.cwd, root_markers())
 

@@ -8,17 +8,26 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from jitctx.discovery.session import merge_discoveries
+from jitctx.discovery.store import SessionStore
 from jitctx.hook.compaction_mark import forget_mark
 from jitctx.hook.context import fit_with_notes
+from jitctx.hook.decide import SKIPPED, TWIN, Held, decide_start, sent
+from jitctx.hook.host_files import HostFiles
 from jitctx.hook.session_place import DISCOVERY_PROFILE, key_of, root_markers, saved_start
 from jitctx.model import Discovery, Load, Startup
-from jitctx.paths import find_root
+from jitctx.paths import find_root, is_inside, relative_posix
+from jitctx.profiles import get_profile
+from jitctx.project import Project
+from jitctx.safe_open import open_state_file
+from jitctx.scope import compile_scope, compiled_scope
+from jitctx.telemetry.events import event_from_discovery, event_from_startup, session_held_bytes
 
 if TYPE_CHECKING:
     from jitctx.clients.base import Follower
     from jitctx.discovery.session import Session
     from jitctx.discovery.store import OpenSession
-    from jitctx.hook.decide import Evidence, Held, Verdict
+    from jitctx.hook.decide import Evidence, Verdict
     from jitctx.hook.engine import Engine
     from jitctx.linear_regex import LinearPattern
     from jitctx.telemetry.store import EventStore
@@ -42,11 +51,6 @@ class EventContext:
         follower: Follower | None = None,
         subagent_type: str | None = None,
     ) -> None:
-        from jitctx.discovery.store import SessionStore
-        from jitctx.hook.host_files import HostFiles
-        from jitctx.profiles import get_profile
-        from jitctx.project import Project
-
         self.engine = engine
         self.session_id = session_id
         self.store = SessionStore(engine.env.state_dir / "sessions")
@@ -102,8 +106,6 @@ class EventContext:
     def note_start_resent(self) -> None:
         """Remember that the start files went out again; a marker that cannot be written only means
         they go out again on a later resume (a possible duplicate)."""
-        from jitctx.safe_open import open_state_file
-
         try:
             os.close(open_state_file(self._resent_marker(), os.O_WRONLY | os.O_CREAT))
         except OSError:
@@ -134,8 +136,6 @@ class EventContext:
 
     def with_trigger(self, step: Discovery) -> Discovery:
         """A step whose loads all name the touched path (the session leaves it out for unscoped files)."""
-        from jitctx.paths import is_inside, relative_posix
-
         if all(load.trigger is not None for load in step.loaded):
             return step
         absolute = os.path.realpath(step.trigger)
@@ -152,8 +152,6 @@ class EventContext:
     def start(self, session: Session, channel: str = "main", evidence: Evidence | None = None) -> list[Load]:
         """What a channel's start sends: its startup loads the host does not have, decided
         (`hook.decide`) and logged; `evidence`, the client's records, for a session first seen late."""
-        from jitctx.hook.decide import decide_start, sent
-
         # What a changed file or the cwd brings early but the host loads by itself on its first read
         # there (a nested CLAUDE.md, a scoped .claude/rules file) is left to it, or it would arrive twice.
         parents: set[str] = set()
@@ -180,22 +178,16 @@ class EventContext:
         globs = self.project.config.skipped_for(self.engine.client.name)
         if not globs:
             return None
-        from jitctx.scope import compile_scope, compiled_scope
-
         pattern: LinearPattern = compiled_scope(compile_scope(globs))
         return pattern.fullmatch
 
     @staticmethod
     def held(session: Session, channel: str) -> list[Held]:
         """The texts the channel holds (a resumed session reads them here, once)."""
-        from jitctx.hook.decide import Held
-
         return [Held(file.path, file.display, file.text) for file in session.blocks(channel)]
 
     def note_withheld(self, verdicts: Sequence[Verdict]) -> None:
         """Name the files the config kept back, and the twins left out, in the event's next record."""
-        from jitctx.hook.decide import SKIPPED, TWIN
-
         for verdict in verdicts:
             if verdict.cause == SKIPPED:
                 self.skipped.append(verdict.display)
@@ -227,8 +219,6 @@ class EventContext:
         startup: Startup | None = None,
         channel: str = "main",
     ) -> None:
-        from jitctx.telemetry.events import event_from_startup, session_held_bytes
-
         base = startup or Startup(self.project.root, self._cwd_shown(), DISCOVERY_PROFILE, (), (), (), ())
         record = event_from_startup(
             replace(base, signals=signals, loaded=tuple(sent)),
@@ -241,8 +231,6 @@ class EventContext:
         self._append(record)
 
     def _cwd_shown(self) -> str:
-        from jitctx.paths import is_inside, relative_posix
-
         real = os.path.realpath(self.cwd)
         return (
             (relative_posix(real, self.project.root) or ".") if is_inside(real, self.project.root) else real
@@ -251,9 +239,6 @@ class EventContext:
     def log_hold(self, session: Session, steps: Sequence[Discovery], sent: list[Load], channel: str) -> None:
         """The record of a write held back: a discovery of the write's targets, what went out in the
         deny's reason, and `held`."""
-        from jitctx.discovery.session import merge_discoveries
-        from jitctx.telemetry.events import event_from_discovery, session_held_bytes
-
         step = merge_discoveries("hold", list(steps), channel)
         record = event_from_discovery(
             replace(step, loaded=tuple(sent), hit=True),
@@ -276,8 +261,6 @@ class EventContext:
         channel: str,
         writes: Sequence[dict[str, Any]] = (),
     ) -> None:
-        from jitctx.telemetry.events import event_from_discovery, session_held_bytes
-
         # A hit is a touch that brought instruction files, whoever delivered them: `loaded` lists what
         # jitctx sent, `host_loaded` what the host loaded itself (its bytes arrive in its own `load`
         # records through InstructionsLoaded), so the hit rate does not depend on who did the work.

@@ -7,21 +7,28 @@ rate's denominator). A tool event of a client that allows it (`Client.fast_lane`
 unusual — another event, a sub-agent, several paths, a missing index, a change on disk — returns False
 and the engine answers.
 
-Imports: os, time, json (the caller's), the quick checker, and _signal once an index is read; nothing that
-builds classes at import time.
+It imports what a quick answer needs and no more by its nature: no engine, no session, no project
+reader (tests/hook/test_hook_import_budget.py).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import signal
 import time
+from typing import TYPE_CHECKING
 
+from jitctx.clients import all_clients
+from jitctx.clients.event import BEFORE_TOOL, COMPACT, TOOLS, parse_raw
 from jitctx.discovery.quick import quick_file_name, quiet
 from jitctx.hook.compaction_mark import compaction_due, mark_compaction
+from jitctx.hook.ids import hook_ids
+from jitctx.hook.touches import call_touches, held_back, write_targets
+from jitctx.paths import is_inside, relative_posix
 from jitctx.safe_open import read_state_file
+from jitctx.telemetry.records import append_record, discovery_record
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
@@ -33,7 +40,6 @@ def answer_quickly(client: Client, event: HookEvent, state_dir: str) -> bool:
     """True when the event was answered here (nothing loads; its record is written); False: the engine
     answers. Reads the event the pipeline parsed, as the engine does."""
     started = time.perf_counter()
-    from jitctx.clients.event import BEFORE_TOOL, COMPACT, TOOLS
 
     if event.channel != "main":
         return False  # a sub-agent's channel: the engine keeps its state apart
@@ -52,7 +58,6 @@ def answer_quickly(client: Client, event: HookEvent, state_dir: str) -> bool:
         return False
     if compaction_due(client, sessions, key, event.transcript):
         return False  # this event carries what the session held before the compaction
-    from jitctx.hook.touches import call_touches, held_back
 
     paths: list[str] = []
     wrote = False
@@ -78,7 +83,6 @@ def _quiet_write(client: Client, event: HookEvent, state_dir: str) -> bool:
     """A call about to run that certainly needs no hold: it writes nothing, or nothing it writes would
     bring an instruction file (the quick index's proof, as for a touch). No record: nothing was decided
     that a discovery after the call will not record."""
-    from jitctx.hook.touches import write_targets
 
     targets = write_targets(client.tools(), client.writes(), event.calls, event.cwd)
     if not targets:
@@ -105,7 +109,6 @@ def _quiet_touch(
     skipped = _within(QUIET_BUDGET_S, quiet, index, event.cwd, path)
     if skipped is None:
         return False
-    from jitctx.hook.ids import hook_ids
 
     ids = hook_ids(event.payload)
     _record(state_dir, index, event.session_id, event.cwd, path, skipped, client.name, started, ids, wrote)
@@ -120,8 +123,6 @@ QUIET_BUDGET_S = 0.25
 
 def _within(seconds: float, work: Any, *args: Any) -> Any:
     """`work(*args)`, or TimeoutError once `seconds` have passed (regex matching checks for signals)."""
-    # _signal, not signal: the same functions, without the enum classes signal builds at import.
-    import _signal as signal  # type: ignore[import-not-found]  # no stubs; the same API as signal
 
     def ring(number: int, frame: Any) -> None:
         raise TimeoutError("the fast lane ran out of time")
@@ -144,7 +145,6 @@ def _record(
 ) -> None:  # fmt: skip
     """The record of a miss, from the one record builder the engine's records come from too; a write
     that brings nothing had its rules in context before it (`writes`, as the engine records)."""
-    from jitctx.telemetry.records import append_record, discovery_record
 
     record = discovery_record(
         session_id=session_id,
@@ -159,8 +159,6 @@ def _record(
         ids=ids,
     )
     if wrote:
-        from jitctx.paths import is_inside, relative_posix
-
         real = os.path.realpath(os.path.normpath(os.path.join(cwd, path)))
         root = index["root"]
         shown = (relative_posix(real, root) or ".") if is_inside(real, root) else real
@@ -170,11 +168,8 @@ def _record(
 
 def try_quick(client: Client | str, raw: bytes, state_dir: str) -> bool:
     """Parse `raw` as the pipeline does and ask the fast lane; False for anything it cannot parse."""
-    from jitctx.clients.event import parse_raw
 
     if isinstance(client, str):
-        from jitctx.clients import all_clients
-
         client = all_clients.get(client)
     if not client.fast_lane:
         return False

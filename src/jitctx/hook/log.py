@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 import time
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False
+from jitctx.safe_open import open_state_file
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -14,7 +16,6 @@ def log_problem(state_dir: Path | str, agent: str, message: str) -> None:
     """Append one line to `<state dir>/hook.log`; a log that cannot be written is given up silently."""
     stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime())
     line = f"{stamp}Z {agent}: {' '.join(message[:2000].split())}\n"
-    from jitctx.safe_open import open_state_file
 
     directory = str(state_dir)
     try:

@@ -19,11 +19,15 @@ Imports json and the client registry; the engine only when the fast lane cannot 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from jitctx.clients import all_clients
 from jitctx.clients.event import parse_raw
 from jitctx.hook import MAX_INPUT
+from jitctx.hook.deadline import Deadline, DeadlinePassed
+from jitctx.hook.fast_lane import answer_quickly
 from jitctx.hook.log import log_problem
 
-TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs every hook call milliseconds
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import Any
@@ -60,16 +64,15 @@ def respond(
         if raw is not None and len(raw) > MAX_INPUT:
             raise _Unread(f"hook input is larger than {MAX_INPUT // 2**20} MiB; not read")
         if isinstance(client, str):
-            from jitctx.clients import all_clients
-
             client = all_clients.get(client)
         event = parse_raw(client, raw)
         if _fast_lane(client, event, state_dir):
             result: dict[str, Any] = {}
         else:
-            from pathlib import Path
+            # The fast lane is a cache in front of the engine: only a miss loads the engine.
+            from pathlib import Path  # keep
 
-            from jitctx.hook.engine import Engine, HookEnv
+            from jitctx.hook.engine import Engine, HookEnv  # keep
 
             env = HookEnv(
                 state_dir=Path(state_dir), home=home, use_git=use_git, environ=environ, origin_pid=origin_pid
@@ -99,8 +102,6 @@ def _answer_in_time(engine: Engine, event: HookEvent, seconds: float | None) -> 
     handed over and the session state is as it was: see `hook.deadline`)."""
     if seconds is None:
         return engine.answer(event)
-    from jitctx.hook.deadline import Deadline, DeadlinePassed
-
     try:
         with Deadline(seconds) as deadline:
             engine.deadline = deadline
@@ -114,16 +115,19 @@ class _OutOfTime(Exception):
 
 
 def _where(exc: BaseException) -> str:
-    """`, in FILE:LINE (FUNCTION)`: where the work was when the deadline rang."""
-    import traceback
-
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if not f.filename.endswith("deadline.py")]
-    if not frames:
+    """`, in FILE:LINE (FUNCTION)`: where the work was when the deadline rang (the innermost frame
+    outside the deadline's own module)."""
+    last = None
+    tb = exc.__traceback__
+    while tb is not None:
+        if not tb.tb_frame.f_code.co_filename.endswith("deadline.py"):
+            last = tb
+        tb = tb.tb_next
+    if last is None:
         return ""
-    last = frames[-1]  # the frame the timer interrupted
-    path = last.filename.replace("\\", "/")
+    path = last.tb_frame.f_code.co_filename.replace("\\", "/")
     short = path.split("/site-packages/")[-1].split("/src/")[-1]
-    return f", in {short}:{last.lineno} ({last.name})"
+    return f", in {short}:{last.tb_lineno} ({last.tb_frame.f_code.co_name})"
 
 
 def _fast_lane(client: Client, event: HookEvent, state_dir: str) -> bool:
@@ -131,8 +135,6 @@ def _fast_lane(client: Client, event: HookEvent, state_dir: str) -> bool:
     if not client.fast_lane:
         return False
     try:
-        from jitctx.hook.fast_lane import answer_quickly
-
         return answer_quickly(client, event, state_dir)
     except Exception:  # an optimisation: the engine answers, and logs what it finds wrong
         return False

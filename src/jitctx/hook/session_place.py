@@ -7,7 +7,9 @@ import json
 import os
 from pathlib import Path
 
+from jitctx.discovery.quick import quick_file_name
 from jitctx.profiles import ROOT_MARKERS
+from jitctx.safe_open import read_state_file
 
 DISCOVERY_PROFILE = "jitctx"
 
@@ -20,9 +22,6 @@ def key_of(client: str, session_id: str) -> str:
 
 def saved_start(sessions: Path, key: str) -> str | None:
     """The directory a saved session started in (its quick index records it), if it still exists."""
-    from jitctx.discovery.quick import quick_file_name
-    from jitctx.safe_open import read_state_file
-
     try:  # a regular file of ours, bounded, never waited on (a FIFO there would block the hook)
         index = json.loads(read_state_file(str(sessions / quick_file_name(key))))
     except (OSError, ValueError, RecursionError):

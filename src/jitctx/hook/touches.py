@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # the fast lane asks `write_targets`: `typing` is not on its import budget
+from jitctx.touched import touched_and_written
+
 if TYPE_CHECKING:
     from typing import Any
 
@@ -119,7 +121,6 @@ def call_touches(
     """One reading of a call (its command parsed once): the paths it touched, those a shell command of
     it certainly wrote, and the files it writes (every path of a write tool, `writes`: a file write or
     edit, a patch; a shell command's write targets)."""
-    from jitctx.touched import touched_and_written
 
     affected, shell_written = touched_and_written(tool_name, tool_input, tools)
     return affected, shell_written, affected if tool_name in writes else shell_written

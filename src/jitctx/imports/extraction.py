@@ -20,6 +20,8 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from jitctx.imports.markdown import prose_blocks
+
 CJK_PUNCTUATION = "，。、；：！？（）【】「」『』〈〉《》〔〕“”‘’…—～·"
 
 _TOKEN = re.compile(
@@ -164,8 +166,6 @@ def clear_extraction_cache() -> None:
 
 
 def _extract(text: str, first_line: int) -> tuple[Import, ...]:
-    from jitctx.imports.markdown import prose_blocks
-
     # markdown-it normalises line ends and NUL the same way; doing it first keeps offsets aligned.
     source = text.replace("\r\n", "\n").replace("\r", "\n").replace("\0", "\ufffd")
     locator = _Locator(source.split("\n"), first_line)

@@ -83,6 +83,7 @@ def fallback_spans(content: str) -> list[Span]:
     and a tag comes first wins, as in markdown-it's left-to-right scan. Not modelled: backticks inside a
     link destination (`[a](`x`)`), which markdown-it leaves to the link; they read as a code span here.
     """
+    # markdown-it is heavy: imported on first use, by a file that holds an `@` (most hold none).
     from markdown_it.common.html_re import HTML_TAG_RE
     from markdown_it.rules_inline.autolink import AUTOLINK_RE, EMAIL_RE
 
@@ -151,7 +152,7 @@ def _markdown() -> MarkdownIt:
     """One parser per process; inline parsing is left to `inline_spans`, for blocks holding an `@` only."""
     global _MD
     if _MD is None:
-        from markdown_it import MarkdownIt
+        from markdown_it import MarkdownIt  # heavy: see fallback_spans
         from markdown_it.rules_inline import backtick, html_inline
 
         md = MarkdownIt("commonmark").enable("table")

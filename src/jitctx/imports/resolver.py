@@ -18,6 +18,7 @@ from typing import Protocol
 
 from jitctx.frontmatter import split_frontmatter
 from jitctx.reading import MAX_FILE_BYTES
+from jitctx.safe_open import NotRegular, open_regular
 from jitctx.text import decode_markdown
 
 _BINARY_PROBE = 8192
@@ -143,8 +144,6 @@ class FileResolver:
 
 
 def _read_regular(path: str, info: os.stat_result) -> ReadResult:
-    from jitctx.safe_open import NotRegular, open_regular
-
     # Should the file be swapped for a FIFO after the stat, opening it must not wait for a writer.
     try:
         descriptor = open_regular(path)

@@ -13,6 +13,7 @@ from jitctx.discovery.explain import Explanation, Verdict
 from jitctx.govern.skills import explain_skill, skill_at
 from jitctx.project import Project
 from jitctx.reports.table import plain_table
+from jitctx.twins import twin_groups
 
 Table = Callable[..., str]
 BY = {"client": "the client itself", "jitctx": "jitctx's hook", "none": "nobody"}
@@ -105,8 +106,6 @@ def to_json(result: Explanation, project: Project) -> dict[str, Any]:
 def twins_held(result: Explanation) -> list[tuple[str, str]]:
     """(twin, first): files that reach the agent with the body of one that reached it first; a hook
     sends only the first of them."""
-    from jitctx.twins import twin_groups
-
     bodies = {file.display: file.text for file in result.blocks}
     groups = twin_groups(list(bodies), bodies.get)
     order = list(bodies)

@@ -19,27 +19,21 @@ arrival: its reason is the state's.
 The state's layout is `discovery.state.channels_to_json`'s. It is read here with json alone: the status
 line runs after every message, and the state module's imports (dataclasses, the model) would cost it
 more than all the rest; tests/reports/test_in_context.py holds the two readers together.
-
-Imports os and json (and the state-dir opener, the log's tail reader): nothing that builds classes at
-import time.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from jitctx.discovery.quick import state_file_name
 from jitctx.errors import JitctxError
 from jitctx.safe_open import read_state_file
 from jitctx.telemetry.log_tail import session_records
 
-TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs a status line milliseconds
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
-    from typing import Any, NamedTuple
-else:
-    from jitctx.light_tuple import NamedTuple
 
 # discovery.state.READABLE_VERSIONS (a test keeps them equal)
 READABLE_STATE_VERSIONS = (2, 3)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 
 
@@ -15,8 +16,6 @@ def display_width(text: str) -> int:
     """Columns a string takes in a terminal: wide (CJK) characters take two."""
     if text.isascii():
         return len(text)
-    import unicodedata
-
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 

@@ -2,7 +2,7 @@
 JSONL log that concurrent hooks append to, and the statistics over it.
 
 - `records`: the one builder of every record kind from plain values, `encode_event` (one capped line)
-  and `append_record`, the one writer; stdlib only, so the hook's fast lane uses it as it is.
+  and `append_record`, the one writer, which the hook's fast lane uses as it is.
 - `events`: the record schema (v1) and its builders from `Discovery`, `Startup` and Claude Code's
   InstructionsLoaded payload, through `records`.
 - `store`: `EventStore(directory).append(record)`, the writer that warns once instead of raising.
@@ -12,5 +12,5 @@ JSONL log that concurrent hooks append to, and the statistics over it.
 - `html`: `render_html(stats)`, one self-contained page.
 - `transcript`, `replay`, `replay_record`: Claude Code transcripts run through JIT discovery.
 
-Submodules are imported on use, so the hook path pays only for `records`, `events` and `store`.
+Nothing is re-exported here: callers import the submodule they use.
 """

@@ -7,7 +7,7 @@ line msgspec refuses or could read differently from `json` (a leading space, a f
 lone surrogate, a bool where a count belongs). So the figures are the same either way;
 `tests/telemetry/test_telemetry_fast_read.py` compares the two readers on damaged logs.
 
-msgspec is imported only here, when `stats` reads a log; without it `scan` uses the exact reader alone.
+msgspec is imported only here; without it `scan` uses the exact reader alone.
 """
 
 from __future__ import annotations

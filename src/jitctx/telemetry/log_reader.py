@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
 from jitctx.errors import UsageError
+from jitctx.safe_open import open_regular
 from jitctx.telemetry.events import (
     KINDS,
     SCHEMA_VERSION,
@@ -191,8 +192,6 @@ def span_blocks(span: Span, report: ReadReport) -> Iterator[tuple[bytes, int]]:
 def _open_log(path: str) -> BinaryIO:
     """A log file for reading; OSError for anything but a regular file, found without blocking (opening a
     FIFO waits for a writer; reading /dev/zero never ends)."""
-    from jitctx.safe_open import open_regular
-
     return os.fdopen(open_regular(path), "rb")
 
 

@@ -10,21 +10,18 @@ caller stops when it knows enough, and `max_bytes` bounds the walk for a caller 
 Lines are read as the forward reader reads them (`log_reader`): a line that is not one JSON object of
 schema version 1 with a known kind, a stored `ts` and a string `session_id` is skipped. Lines that cannot
 name the session (its id, JSON-encoded, is not in them) are skipped before they are parsed.
-
-Imports os and json only (and the state-dir opener): nothing that builds classes at import time.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from typing import TYPE_CHECKING, Any
 
 from jitctx.safe_open import open_regular
 
-TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs a status line milliseconds
 if TYPE_CHECKING:
     from collections.abc import Iterator
-    from typing import Any
 
 _BLOCK = 64 * 1024
 _KINDS = frozenset({"startup", "discovery", "load", "skill"})  # telemetry.events.KINDS, without its imports

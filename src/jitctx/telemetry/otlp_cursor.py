@@ -16,6 +16,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from jitctx.safe_open import NotRegular, open_regular
+
 CURSOR_FILE = "otlp-cursor.json"
 MAX_CURSOR_BYTES = 1024 * 1024
 HEAD_BYTES = 256  # the fingerprint covers this much of a day file's start
@@ -57,8 +59,6 @@ def start_of(cursor: Cursor, path: Path, size: int) -> int:
 
 def load_cursor(path: Path, endpoint: str) -> Cursor:
     """The cursor of `endpoint` stored at `path`; an empty one when there is none or it is unusable."""
-    from jitctx.safe_open import NotRegular, open_regular
-
     try:
         fd = open_regular(path)
     except FileNotFoundError:

@@ -30,7 +30,15 @@ from jitctx import __version__
 from jitctx.errors import JitctxError
 from jitctx.telemetry.events import parse_line, record_problem
 from jitctx.telemetry.log_reader import event_files
-from jitctx.telemetry.otlp_cursor import Cursor, Position, head_of, load_cursor, save_cursor, start_of
+from jitctx.telemetry.otlp_cursor import (
+    CURSOR_FILE,
+    Cursor,
+    Position,
+    head_of,
+    load_cursor,
+    save_cursor,
+    start_of,
+)
 from jitctx.telemetry.otlp_records import LATENCY_BUCKETS_MS, LogSpec, MetricTotals, record_id, to_logs
 
 BATCH_RECORDS = 500
@@ -385,6 +393,4 @@ def _agent(record: Mapping[str, Any], agents: dict[str, str]) -> str | None:
 
 
 def cursor_file(state_dir: str | os.PathLike[str]) -> Path:
-    from jitctx.telemetry.otlp_cursor import CURSOR_FILE
-
     return Path(state_dir) / CURSOR_FILE

@@ -11,8 +11,8 @@ UTC day of its `ts`): encoded and capped by `encode_event`, written with a singl
 descriptor opened with O_APPEND, so concurrent hooks never interleave; the file is opened only as a
 regular file of this user, without following a link (`safe_open.open_state_file`).
 
-Imports: os, time, json (the hook has it already) and the state-dir opener; nothing that builds classes
-at import time, so the hook's fast lane can use it.
+The hook's fast lane writes its records here too, so this module needs nothing beyond os, time, json and
+the state-dir opener.
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ from __future__ import annotations
 import json
 import os
 import time
+from typing import TYPE_CHECKING
 
 from jitctx.safe_open import make_private_dir, open_state_file
 
-TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs every hook call milliseconds
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
     from typing import Any

@@ -26,16 +26,18 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
+from jitctx.discovery.session import Session
+from jitctx.imports import expand
 from jitctx.model import Discovery, InstructionFile, Load, Startup
 from jitctx.paths import is_inside
 from jitctx.project import Project
+from jitctx.telemetry.events import channel_of
 from jitctx.telemetry.replay_host import Usage, total_usage
 from jitctx.telemetry.transcript import Transcript, Turn
-
-if TYPE_CHECKING:
-    from jitctx.discovery.session import Session
+from jitctx.tokens import estimate_tokens
+from jitctx.touched import touched_and_written
 
 __all__ = [
     "HostLoad",
@@ -179,15 +181,11 @@ def total(sizes: Iterable[Size]) -> Size:
 
 def measure(files: Iterable[InstructionFile]) -> Size:
     """Body bytes and estimated tokens of instruction files, as a session sends them."""
-    from jitctx.tokens import estimate_tokens
-
     return total(Size(f.body_bytes, estimate_tokens(f.text)) for f in files)
 
 
 def full_load(project: Project) -> tuple[list[InstructionFile], list[str]]:
     """Every instruction file of the project, then what they import, each once; and the warnings."""
-    from jitctx.imports import expand
-
     files, skips = project.all_instruction_files()
     chosen = {file.path: file for file in files}
     for file in files:
@@ -222,10 +220,6 @@ def replay(
     at the root, with session id `replay:<the transcript's id>`. `write_tools`: the tool names whose
     touched paths are files they write (a shell's writes are read from its command); None: writes are
     not counted."""
-    from jitctx.discovery.session import Session
-    from jitctx.telemetry.events import channel_of
-    from jitctx.touched import touched_and_written
-
     recorded = os.path.realpath(transcript.cwd) if transcript.cwd else None
     cwd = recorded if recorded is not None and is_inside(recorded, project.root) else project.root
     session_id = f"replay:{transcript.session_id}"
@@ -305,9 +299,6 @@ def host_side(
 ) -> tuple[HostReplay, list[Size]]:
     """Claude Code's own loads, relative to `root`, and what they weighed in each turn's request: the
     files its channel had been given before the turn (a file sent again replaces its earlier text)."""
-    from jitctx.telemetry.events import channel_of
-    from jitctx.tokens import estimate_tokens
-
     loads: list[HostLoad] = []
     for file in transcript.host_files:
         real = os.path.realpath(file.path)
@@ -346,8 +337,6 @@ def _late(
     own = [load.file.display for load in loaded]
     if not arrived:
         return tuple(own)
-    from jitctx.discovery.session import Session
-
     fresh = Session(project, cwd=cwd, session_id="replay:rules", use_git=False)
     applies = {load.file.path for load in fresh.discover(path).loaded}
     earlier = [shown for real, shown in arrived.items() if real in applies]

@@ -30,6 +30,13 @@ from jitctx.telemetry.log_reader import (
 )
 from jitctx.telemetry.stats import Stats, StatsAccumulator
 
+try:
+    from jitctx.telemetry.fast_read import scan_spans_fast
+except ImportError:  # msgspec cannot be imported: the exact reader alone, which gives the same figures
+    FAST_READ = False
+else:
+    FAST_READ = True
+
 # Below this many bytes starting processes costs more than it saves.
 PARALLEL_MIN_BYTES = 16 * 1024 * 1024
 
@@ -89,11 +96,7 @@ def _scan_log(
 
 def scanner() -> Scanner:
     """The fast reader when msgspec can be imported, else the exact one (both give the same figures)."""
-    try:
-        from jitctx.telemetry.fast_read import scan_spans_fast
-    except ImportError:
-        return scan_spans
-    return scan_spans_fast
+    return scan_spans_fast if FAST_READ else scan_spans
 
 
 def _in_processes(

@@ -14,12 +14,9 @@ in every name jitctx knows (`tools.REGISTRY`: the generic names, then each live 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
-TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs the hook milliseconds
-if TYPE_CHECKING:
-    from typing import Any
-
-    from jitctx.touched.tools import Declaration
+from jitctx.touched.tools import REGISTRY, Declaration, ShellTool
 
 __all__ = ["affected_paths", "touched_and_written"]
 
@@ -59,8 +56,6 @@ def touched_and_written(
     >>> touched_and_written("write", {"file_path": "src/x/CLAUDE.md"})
     (('src/x/CLAUDE.md',), ())
     """
-    from jitctx.touched.tools import ShellTool
-
     if not isinstance(tool_input, Mapping):
         return (), ()
     declaration = _declaration(tool_name, tools)  # looked up once for both answers
@@ -77,8 +72,6 @@ def _declaration(tool_name: str, tools: Mapping[str, Declaration] | None) -> Dec
     if not isinstance(tool_name, str):
         return None
     if tools is None:
-        from jitctx.touched.tools import REGISTRY
-
         tools = REGISTRY
     try:
         return tools.get(tool_name)

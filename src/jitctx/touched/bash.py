@@ -31,16 +31,11 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from jitctx.touched.commands import KEYWORDS, program_targets, resolve_program, shell_script
 from jitctx.touched.lexer import CUT, Op, Token, Unterminated, Word, tokenize
 from jitctx.touched.reads import program_reads
-
-TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs the hook milliseconds
-if TYPE_CHECKING:
-    from typing import NamedTuple
-else:
-    from jitctx.light_tuple import NamedTuple
 
 # Paths read, and paths written, taken from one command: as many as one MCP call may name. A command
 # naming more is generated, not written by an agent at work.

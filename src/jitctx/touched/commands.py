@@ -11,14 +11,9 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from jitctx.touched.lexer import Word
-
-TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs the hook milliseconds
-if TYPE_CHECKING:
-    from typing import NamedTuple
-else:
-    from jitctx.light_tuple import NamedTuple
 
 Program = tuple[str, Sequence[Word]]
 

@@ -20,12 +20,7 @@ rather than one character at a time, and bounded: a script is read up to `MAX_TO
 from __future__ import annotations
 
 import re
-
-TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs the hook milliseconds
-if TYPE_CHECKING:
-    from typing import NamedTuple
-else:
-    from jitctx.light_tuple import NamedTuple
+from typing import NamedTuple
 
 
 class Word(NamedTuple):

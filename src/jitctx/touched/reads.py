@@ -14,15 +14,10 @@ nothing, and `rm` stays deliberately unsupported (see `jitctx.touched.bash`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from jitctx.touched.commands import Program, sed_files
 from jitctx.touched.lexer import Word
-
-TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs the hook milliseconds
-if TYPE_CHECKING:
-    from typing import NamedTuple
-else:
-    from jitctx.light_tuple import NamedTuple
 
 
 class ReadSpec(NamedTuple):

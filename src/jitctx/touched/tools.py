@@ -16,15 +16,16 @@ and a missing declaration is caught by the tables' tests instead.
 from __future__ import annotations
 
 import posixpath
+import shlex
 from collections.abc import Callable, Iterator, Mapping
 from itertools import chain
 from types import MappingProxyType
+from typing import Any
 
-# The hook runs this on every tool call: `typing`, the shell lexer and the patch parser are imported only
-# when needed (a Read never needs them).
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
+from jitctx.glob_prefix import static_prefix
+from jitctx.live_clients import every
+from jitctx.touched.bash import touched_and_written
+from jitctx.touched.patch import patch_targets, shell_patch_targets
 
 Declaration = Callable[[Mapping[str, object]], tuple[str, ...]]
 
@@ -42,8 +43,6 @@ def _text(tool_input: Mapping[str, Any], *fields: str) -> str | None:
 
 def glob_prefix(pattern: str) -> tuple[str, ...]:
     """The directory a glob can only match under: `src/ui/**/*.tsx` -> `src/ui`; `**/*.ts` -> nothing."""
-    from jitctx.scope import static_prefix  # scope pulls in the model; Read/Write/Bash calls never need it
-
     if not isinstance(pattern, str):
         return ()
     prefix = static_prefix(pattern)
@@ -117,8 +116,6 @@ class ShellTool:
     def targets(self, tool_input: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """(every path the command certainly reads or writes, the paths it certainly writes), from one
         reading of the command; a patch run through the shell writes every file it names."""
-        from jitctx.touched.bash import touched_and_written
-        from jitctx.touched.patch import shell_patch_targets
 
         command = _shell_command(tool_input, self.command_fields)
         if command is None:
@@ -132,8 +129,6 @@ class ShellTool:
 
 
 def _joined(argv: list[str]) -> str:
-    import shlex
-
     return shlex.join(argv)
 
 
@@ -142,8 +137,6 @@ def patch_field(*fields: str) -> Declaration:
     text in the first of `fields` it was given."""
 
     def declaration(tool_input: Mapping[str, Any]) -> tuple[str, ...]:
-        from jitctx.touched.patch import patch_targets
-
         return patch_targets(_text(tool_input, *fields) or "")
 
     declaration.__doc__ = f"the files a patch in {' or '.join(repr(f) for f in fields)} names"
@@ -200,7 +193,6 @@ class _EveryTool(Mapping[str, Declaration]):
     def writes(self) -> frozenset[str]:
         """The names whose touched paths are files they write, each as the table that declares it first
         says (a replay that resolves names without a client)."""
-        from jitctx.live_clients import every
 
         declared, writes = set(GENERIC), set(GENERIC_WRITES)
         for client in every():
@@ -214,8 +206,6 @@ class _EveryTool(Mapping[str, Declaration]):
 
     @staticmethod
     def _client_tables() -> Iterator[Mapping[str, Declaration]]:
-        from jitctx.live_clients import every  # a Read of a generic name never asks for the clients
-
         for client in every():
             yield client.tools()
 
@@ -230,47 +220,3 @@ def held_tools(tools: Mapping[str, Declaration], writes: frozenset[str]) -> tupl
         *sorted(writes),
         *(name for name, declaration in tools.items() if isinstance(declaration, ShellTool)),
     )
-
-
-# What `Client.sample_call` synthesizes, for previews of what a touch does: a read with the client's file
-# read tool, a new file written, an existing one edited, `cat PATH` and `printf x > PATH` in its shell.
-SAMPLE_KINDS = ("read", "write", "edit", "shell_read", "shell_write")
-_SHELL_SAMPLES = {"shell_read": "cat {}", "shell_write": "printf x > {}"}
-
-
-def shell_sample(kind: str, path: str) -> str | None:
-    """The command of a sample shell call of `kind` on `path` (quoted for the shell); None for a kind that
-    is not a shell one."""
-    template = _SHELL_SAMPLES.get(kind)
-    if template is None:
-        return None
-    import shlex
-
-    return template.format(shlex.quote(path))
-
-
-SampleCall = Callable[[str, str], "tuple[str, dict[str, object]] | None"]
-
-
-def file_path_samples(*, read: str, write: str, edit: str, shell: str) -> SampleCall:
-    """The `sample_call` of a tool set whose file tools take `file_path` (a write also `content`, an edit
-    `old_string` and `new_string`) and whose shell takes `command`, under the tool names given for each
-    kind (see `SAMPLE_KINDS`)."""
-
-    def sample_call(kind: str, path: str) -> tuple[str, dict[str, object]] | None:
-        command = shell_sample(kind, path)
-        if command is not None:
-            return shell, {"command": command}
-        if kind == "read":
-            return read, {"file_path": path}
-        if kind == "write":
-            return write, {"file_path": path, "content": "x\n"}
-        if kind == "edit":
-            return edit, {"file_path": path, "old_string": "x", "new_string": "y"}
-        return None
-
-    return sample_call
-
-
-# A call of the generic tool of `kind` on `path`.
-sample_call = file_path_samples(read="read", write="write", edit="edit", shell="bash")

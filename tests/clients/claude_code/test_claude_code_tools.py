@@ -6,7 +6,7 @@ import pytest
 
 from jitctx.clients.claude_code import CLIENT as CLAUDE
 from jitctx.clients.claude_code import hooks
-from jitctx.touched.tools import SAMPLE_KINDS
+from jitctx.touched.samples import SAMPLE_KINDS
 from tests.clients.tool_tables import (
     Row,
     Shape,

@@ -6,7 +6,7 @@ import pytest
 
 from jitctx.clients.codex import CLIENT as CODEX
 from jitctx.clients.codex import hooks
-from jitctx.touched.tools import SAMPLE_KINDS
+from jitctx.touched.samples import SAMPLE_KINDS
 from tests.clients.tool_tables import (
     Row,
     hook_matcher,

@@ -6,7 +6,7 @@ import pytest
 
 from jitctx.clients.gemini_cli import CLIENT as GEMINI
 from jitctx.clients.gemini_cli import hooks
-from jitctx.touched.tools import SAMPLE_KINDS
+from jitctx.touched.samples import SAMPLE_KINDS
 from tests.clients.tool_tables import (
     Row,
     matcher_is_the_table,

@@ -6,7 +6,7 @@ import pytest
 
 from jitctx.clients.qwen_code import CLIENT as QWEN
 from jitctx.clients.qwen_code import hooks
-from jitctx.touched.tools import SAMPLE_KINDS
+from jitctx.touched.samples import SAMPLE_KINDS
 from tests.clients.tool_tables import (
     Row,
     matcher_is_the_table,

@@ -9,9 +9,15 @@ places), `release` and `transcript` (what the release in use follows, read from 
 
 from __future__ import annotations
 
-from jitctx.clients.base import Client, Follower
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False
+from jitctx.clients.base import Client, Follower
+from jitctx.clients.claude_code.process_release import release_of_process
+from jitctx.clients.claude_code.release import shell_read_by_client, tool_loads_nested
+from jitctx.clients.claude_code.transcript import forked_from as transcript_forked_from
+from jitctx.clients.claude_code.transcript import release_of
+from jitctx.clients.kit.mcp_transport import hook_payload
+
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from pathlib import Path
@@ -42,12 +48,8 @@ class ClaudeFollower(Follower):
     @property
     def release(self) -> Release | None:
         if self._release == ():
-            from jitctx.clients.claude_code.transcript import release_of
-
             self._release = release_of(self.transcript)
             if self._release is None and self.origin_pid is not None:
-                from jitctx.clients.claude_code.process_release import release_of_process
-
                 self._release = release_of_process(self.origin_pid)
         release: Release | None = self._release
         return release
@@ -55,15 +57,11 @@ class ClaudeFollower(Follower):
     def follows(self, tool_name: str, tool_input: Mapping[str, Any]) -> bool:
         if tool_name == "Read":
             return True
-        from jitctx.clients.claude_code.release import tool_loads_nested
-
         return tool_loads_nested(tool_name, self.release)
 
     def shell_read(self, tool_name: str, tool_input: Mapping[str, Any], cwd: str) -> str | None:
         if tool_name != "Bash":
             return None
-        from jitctx.clients.claude_code.release import shell_read_by_client
-
         return shell_read_by_client(tool_input.get("command"), cwd, self.release)
 
     def leaves_written(self, tool_name: str) -> bool:
@@ -133,9 +131,7 @@ class ClaudeCode(Client):
         return ClaudeFollower(transcript, origin_pid)
 
     def forked_from(self, transcript: object, session_id: str) -> str | None:
-        from jitctx.clients.claude_code.transcript import forked_from
-
-        return forked_from(transcript, session_id)
+        return transcript_forked_from(transcript, session_id)
 
     def delivered(self, transcript: object) -> Any:
         from jitctx.clients.claude_code.evidence import delivered
@@ -155,9 +151,9 @@ class ClaudeCode(Client):
         return session_drift(session_id, root, host_loaded, home, environ)
 
     def transcript_names(self, transcript: object) -> frozenset[str] | None:
-        from jitctx.clients.claude_code.transcript import transcript_names
+        from jitctx.clients.claude_code.evidence import names_shown
 
-        return transcript_names(transcript)
+        return names_shown(transcript)
 
     def after_tool_calls(self, context: Any, calls: Sequence[Mapping[str, Any]]) -> None:
         from jitctx.clients.claude_code.skill_use import record_skill_uses
@@ -165,8 +161,6 @@ class ClaudeCode(Client):
         record_skill_uses(context, calls)
 
     def mcp_payload(self, fields: dict[str, Any]) -> dict[str, Any]:
-        from jitctx.clients.kit.mcp_transport import hook_payload
-
         return hook_payload(fields)
 
     def settings_path(self, scope: str, root: str, home: str, environ: Mapping[str, str]) -> Path:

@@ -24,6 +24,7 @@ from dataclasses import replace
 from typing import Any
 
 from jitctx.profiles import Profile
+from jitctx.safe_open import read_regular
 
 PLUGINS = ("cc-plugin-agents-md@builtin", "agents-md@builtin")
 FIRST_RELEASE = (2, 1, 277)  # the first with the plugin
@@ -36,8 +37,6 @@ MAX_BYTES = 1 << 20
 
 
 def _settings(path: str) -> dict[str, Any]:
-    from jitctx.safe_open import read_regular
-
     data = read_regular(path, MAX_BYTES)
     try:
         value = json.loads(data) if data is not None else None

@@ -16,14 +16,13 @@ from datetime import datetime
 from typing import Any
 
 from jitctx.clients.kit.answer_blocks import Answer
+from jitctx.clients.kit.hook_command import is_jitctx_command
 
 _SLACK_NS = 2_000_000  # the record's times are whole milliseconds
 
 
 def answer_of(record: Mapping[str, Any]) -> Answer | None:
     """The answer a `hook_success` record of jitctx's own hook command shows it printed, or None."""
-    from jitctx.clients.kit.hook_command import is_jitctx_command
-
     attachment = record.get("attachment")
     stdout = attachment.get("stdout") if isinstance(attachment, dict) else None
     if (

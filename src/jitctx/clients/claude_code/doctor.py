@@ -9,8 +9,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from jitctx.clients.claude_code.hooks import settings_path
+from jitctx.clients.claude_code.plugin import plugin_checks
 from jitctx.clients.kit.checks import MCP_HANDLER, OK, PROBLEM, WARN, Check, Handler
 from jitctx.clients.kit.doctor_kit import command_check, launch_dir_check, settings_checks, settings_data
+from jitctx.clients.kit.mcp_transport import APPROVALS, MCP_SERVER, is_jitctx_server, server_file
+from jitctx.clients.kit.status_line import status_line_checks
 
 if TYPE_CHECKING:
     from jitctx.clients.base import Client
@@ -19,8 +23,6 @@ if TYPE_CHECKING:
 def doctor(
     client: Client, root: str, home: str | None, environ: Mapping[str, str]
 ) -> tuple[list[Check], bool]:
-    from jitctx.clients.claude_code.hooks import settings_path
-
     places = [(scope, settings_path(scope, root, home or "")) for scope in ("project", "local")]
     if home:
         places.append(("user", settings_path("user", root, home)))
@@ -46,12 +48,8 @@ def doctor(
     def plugin() -> tuple[list[Check], bool]:
         if not home:
             return [], False
-        from jitctx.clients.claude_code.plugin import plugin_checks
-
         ordered = sorted(places, key=lambda place: place[0] != "user")  # user, then project, then local
         return plugin_checks(Path(home), [settings_data(path) for _, path in ordered])
-
-    from jitctx.clients.kit.status_line import status_line_checks
 
     checks, installed = settings_checks(
         client,
@@ -69,9 +67,6 @@ def doctor(
 def mcp_server_check(client: str, scope: str, root: str, home: str | None) -> Check:
     """mcp_tool hooks of ours need the `jitctx` MCP server where Claude Code reads it, runnable, and
     (in a project's .mcp.json) approved."""
-    from jitctx.clients.claude_code.hooks import settings_path
-    from jitctx.clients.kit.mcp_transport import APPROVALS, MCP_SERVER, is_jitctx_server, server_file
-
     name = f"mcp server ({scope})"
     if scope == "user" and not home:
         return Check(client, name, PROBLEM, "no home directory for ~/.claude.json", "set HOME")

@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from jitctx.clients.claude_code.evidence import _body, is_compaction, main_record, sightings
+from jitctx.clients.claude_code.transcript import _read
 from jitctx.clients.kit.evidence_paths import PathResolver
 from jitctx.clients.kit.transcript_drift import (
     CLIENT_ROUTE,
@@ -84,8 +85,6 @@ def _config_dirs(home: str | None, environ: Mapping[str, str]) -> list[str]:
 
 def _whole_lines(transcript: str) -> tuple[list[bytes], bool] | None:
     """The transcript's lines (its last DRIFT_BYTES when longer, then `partial`); None when unreadable."""
-    from jitctx.clients.claude_code.transcript import _read
-
     read = _read(transcript, 0, DRIFT_BYTES + 1)
     if read is None:
         return None

@@ -15,14 +15,13 @@ from typing import Any
 
 from jitctx.clients.kit.checks import WARN, Check
 from jitctx.clients.kit.plugin_doctor import data_dir, enabled, install_check
+from jitctx.safe_open import read_state_file
 
 CLIENT = "claude-code"
 
 
 def installed_plugin_ids(home: Path) -> list[str]:
     """The ids (`jitctx@marketplace`) of jitctx plugins Claude Code has installed for this home."""
-    from jitctx.safe_open import read_state_file
-
     try:
         listing = json.loads(
             read_state_file(str(home / ".claude" / "plugins" / "installed_plugins.json"), 1 << 20)

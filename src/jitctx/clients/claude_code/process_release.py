@@ -19,6 +19,7 @@ import os
 import re
 
 from jitctx.clients.claude_code.transcript import Release
+from jitctx.safe_open import read_regular
 
 MAX_ANCESTORS = 8
 PACKAGE_PREFIX = "@anthropic-ai/claude-code"
@@ -88,8 +89,6 @@ def release_of_program(path: str) -> Release | None:
 
 
 def _package_release(path: str) -> Release | None:
-    from jitctx.safe_open import read_regular
-
     data = read_regular(path, 1 << 16)
     if data is None:
         return None

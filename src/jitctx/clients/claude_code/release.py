@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 
 from jitctx.clients.claude_code.transcript import Release
+from jitctx.touched.bash import read_targets, write_targets
 from jitctx.touched.commands import resolve_program
 from jitctx.touched.lexer import Op, Unterminated, Word, tokenize
 
@@ -62,8 +63,6 @@ def shell_read_by_client(command: object, cwd: str, release: Release | None) -> 
     bare = name in BARE_SHELL_READERS and not any(word.text.startswith("-") for word in arguments)
     if name not in SHELL_READERS and not bare:
         return None
-    from jitctx.touched.bash import read_targets, write_targets
-
     if write_targets(command):
         return None  # `sed -i`: a write, not a read
     targets = read_targets(command)

@@ -6,9 +6,7 @@ plugin's or an MCP server's skill is named `plugin:skill`. The hook sees the cal
 the `tool_calls` of a PostToolBatch. A skill the user runs by typing `/name` is no tool call and is not
 seen here.
 
-Recording is telemetry: it must never change the hook's answer, and costs nothing for other calls. This
-module imports nothing at load time; the skills index (`govern.skills`) is imported only when a name has
-to be matched against the frontmatter of the project's skills.
+Recording is telemetry: it must never change the hook's answer, and costs nothing for other calls.
 """
 
 from __future__ import annotations
@@ -16,6 +14,11 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping
 from typing import Any
+
+from jitctx.discovery.chains import chain_down
+from jitctx.govern.skills import SKILL_FILE, folders_for, read_skill
+from jitctx.paths import is_inside, relative_posix
+from jitctx.telemetry.events import event_from_skill
 
 AGENT = "claude-code"
 SKILL_TOOL = "Skill"
@@ -53,8 +56,6 @@ def skill_records(
     agent: str = AGENT,
 ) -> list[dict[str, Any]]:
     """One `skill` record per use, with the path of its SKILL.md when the project has it."""
-    from jitctx.telemetry.events import event_from_skill
-
     records = []
     found: dict[str, str | None] = {}
     for name, tool_use_id in used:
@@ -75,10 +76,6 @@ def skill_path(root: str, cwd: str, name: str, agent: str = AGENT) -> str | None
     project does not hold (the user's own, a plugin's)."""
     if ":" in name or "/" in name or "\\" in name or name in (".", "..") or "\0" in name:
         return None  # a plugin's or MCP server's skill, or no folder name at all
-    from jitctx.discovery.chains import chain_down
-    from jitctx.govern.skills import SKILL_FILE, folders_for, read_skill
-    from jitctx.paths import is_inside, relative_posix
-
     root = os.path.realpath(root)
     here = os.path.realpath(cwd)
     if not is_inside(here, root):

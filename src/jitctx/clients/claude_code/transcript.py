@@ -16,6 +16,8 @@ from __future__ import annotations
 import os
 import re
 
+from jitctx.safe_open import open_regular
+
 Release = tuple[int, int, int]
 
 # The closing quote too: the last record may be half written, and "2.1.3 would read as 2.1.3.
@@ -31,8 +33,6 @@ def _read(transcript_path: object, head: int, tail: int) -> tuple[bytes, bytes] 
     """The first `head` and the last `tail` bytes of a regular file (no tail when the head holds it)."""
     if not isinstance(transcript_path, str) or not os.path.isabs(transcript_path) or "\0" in transcript_path:
         return None
-    from jitctx.safe_open import open_regular
-
     try:
         fd = open_regular(transcript_path)
     except (OSError, ValueError):
@@ -79,11 +79,3 @@ def forked_from(transcript_path: object, session_id: str) -> str | None:
         if others:
             return others[-1].decode("ascii")
     return None
-
-
-def transcript_names(transcript_path: object) -> frozenset[str] | None:
-    """What a forked transcript shows arriving, by name (`evidence.names_shown`), for the fork's check of
-    what its copied conversation holds; None when it cannot tell."""
-    from jitctx.clients.claude_code.evidence import names_shown  # evidence reads through `_read`
-
-    return names_shown(transcript_path)

@@ -11,9 +11,11 @@ user's config.toml), `rollout` (its records read back), `evidence`, `drift`, `do
 
 from __future__ import annotations
 
-from jitctx.clients.base import Client, Follower
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False
+from jitctx.clients.base import Client, Follower
+from jitctx.clients.event import parse_claude_shaped
+
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from pathlib import Path
@@ -57,8 +59,6 @@ class Codex(Client):
     install_note = TRUST_NOTE
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent:
-        from jitctx.clients.event import parse_claude_shaped
-
         return parse_claude_shaped(self, payload, KINDS)
 
     def discovery_profile(

@@ -18,6 +18,9 @@ from collections.abc import Sequence
 
 from jitctx.clients.codex.rollout import PROJECT_DOC_SEPARATOR
 from jitctx.clients.kit.evidence_paths import PathResolver
+from jitctx.frontmatter import split_frontmatter
+from jitctx.safe_open import open_regular
+from jitctx.text import decode_markdown
 
 MAX_LEVELS = 64  # directories above the one the text is for, as deep as a checkout goes
 READ_BUDGET = 32 * 1024 * 1024  # bytes read per reading, whatever the records claim
@@ -26,9 +29,6 @@ USER_BLANKS = 64 * 1024  # blanks around the user's own file that Codex strips, 
 
 def as_sent(raw: str) -> str:
     """A file's text as jitctx holds and sends it (the Markdown read, frontmatter left out, stripped)."""
-    from jitctx.frontmatter import split_frontmatter
-    from jitctx.text import decode_markdown
-
     return split_frontmatter(decode_markdown(raw.encode("utf-8", "surrogatepass"))[0]).body.strip()
 
 
@@ -102,8 +102,6 @@ class CodexFiles:
         """A regular file's text (UTF-8, bad bytes replaced, as Codex reads it); None when it is longer
         than `limit` characters, past the reading's budget, or unreadable."""
         if path not in self._texts:
-            from jitctx.safe_open import open_regular
-
             try:
                 fd = open_regular(path)
             except (OSError, ValueError):

@@ -5,11 +5,13 @@ default), from `$CODEX_HOME/config.toml`, else `~/.codex/config.toml`."""
 from __future__ import annotations
 
 import os
+import tomllib
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
 from jitctx.profiles import Profile
+from jitctx.safe_open import read_regular
 
 OWN_NAMES = ("AGENTS.override.md", "AGENTS.md")
 MAX_BYTES = 1 << 20
@@ -26,10 +28,6 @@ def read_config(path: str | None) -> dict[str, Any]:
     """The config as a dict; {} when missing, unreadable, too large or not TOML (Codex's defaults)."""
     if path is None:
         return {}
-    import tomllib
-
-    from jitctx.safe_open import read_regular
-
     data = read_regular(path, MAX_BYTES)
     try:
         return tomllib.loads(data.decode("utf-8")) if data is not None else {}

@@ -4,10 +4,12 @@ hook and for the project folder, and the jitctx plugin."""
 from __future__ import annotations
 
 import os
+import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from jitctx.clients.codex.plugin import codex_plugin_checks
 from jitctx.clients.codex.trust import codex_hooks_disabled
 from jitctx.clients.codex.trust import codex_project_trusted as project_trusted
 from jitctx.clients.codex.trust import codex_trust as hook_trust
@@ -35,8 +37,6 @@ def doctor(
     def plugin() -> tuple[list[Check], bool]:
         if not codex_home:
             return [], False
-        from jitctx.clients.codex.plugin import codex_plugin_checks
-
         return codex_plugin_checks(Path(codex_home), config, [e.event for e in client.entries()])
 
     last = []
@@ -55,8 +55,6 @@ def doctor(
 
 
 def read_config(codex_home: str | None) -> tuple[dict[str, Any], Check | None]:
-    import tomllib
-
     if not codex_home:
         return {}, None
     path = Path(codex_home) / "config.toml"

@@ -24,6 +24,7 @@ import os
 from dataclasses import dataclass, field
 
 from jitctx.clients.codex.agents_md import CodexFiles, as_sent
+from jitctx.clients.codex.config import OWN_NAMES, project_doc_names, read_config
 from jitctx.clients.codex.hooks import TIMEOUT_S
 from jitctx.clients.codex.rollout import codex_home_of, last_compaction, read_tail, sightings
 from jitctx.clients.kit.answer_blocks import (
@@ -124,8 +125,6 @@ def delivered(transcript: object) -> Delivered | None:
 
 def _names(codex_home: str | None) -> tuple[str, ...]:
     """The names Codex tries per directory, as the config.toml of its home says."""
-    from jitctx.clients.codex.config import OWN_NAMES, project_doc_names, read_config
-
     if codex_home is None:
         return OWN_NAMES
     return project_doc_names(read_config(os.path.join(codex_home, "config.toml")))

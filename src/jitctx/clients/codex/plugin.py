@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from jitctx.clients.kit.checks import OK, PROBLEM, WARN, Check
+from jitctx.clients.kit.checks import OK, PROBLEM, WARN, Check, snake
 from jitctx.clients.kit.plugin_doctor import data_dir, install_check
 
 CODEX_HOOKS_FILE = "hooks/codex-hooks.json"  # what plugin/.codex-plugin/plugin.json names
@@ -19,8 +19,6 @@ def codex_plugin_checks(
     hooks trusted (keys `<id>:hooks/codex-hooks.json:<event>:0:0` under [hooks.state]; for plugin hooks
     only the record's presence is checked, Codex hashes them in a way not reproduced here), and its
     first-use install done (`$CODEX_HOME/plugins/data/<id>`)."""
-    from jitctx.clients.kit.checks import snake
-
     plugins = config.get("plugins")
     hooks = config.get("hooks")
     states = hooks.get("state") if isinstance(hooks, dict) else None

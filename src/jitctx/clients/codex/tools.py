@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from jitctx.touched.tools import Declaration, ShellTool, patch_field, shell_sample
+from jitctx.touched.samples import shell_sample
+from jitctx.touched.tools import Declaration, ShellTool, patch_field
 
 _WORKDIR = ("workdir",)
 

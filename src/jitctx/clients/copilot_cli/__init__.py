@@ -35,9 +35,12 @@ The modules of this folder: `profile`, `hooks` (payloads, install entries, setti
 
 from __future__ import annotations
 
-from jitctx.clients.base import Client, Follower
+import os
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False
+from jitctx.clients.base import Client, Follower
+from jitctx.clients.event import parse_claude_shaped
+
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from pathlib import Path
@@ -63,8 +66,6 @@ class CopilotFollower(Follower):
         """Its `view` of a file loads the files above it; a `view` of a directory (a listing) does not."""
         if tool_name != VIEW_TOOL:
             return False
-        import os
-
         path = tool_input.get("path")
         return isinstance(path, str) and bool(path) and not os.path.isdir(path)
 
@@ -89,7 +90,6 @@ class CopilotCli(Client):
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent:
         from jitctx.clients.copilot_cli.hooks import KINDS, claude_shaped
-        from jitctx.clients.event import parse_claude_shaped
 
         return parse_claude_shaped(self, claude_shaped(payload), KINDS)
 

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from jitctx.clients.copilot_cli.settings import hooks_disabled, trusted_folder, trusting_variable
 from jitctx.clients.kit.checks import OK, PROBLEM, WARN, Check, Handler
 from jitctx.clients.kit.doctor_kit import settings_checks
 
@@ -22,8 +23,6 @@ def doctor(
         places.append(("user", client.settings_path("user", root, home or "", environ)))
 
     def disabled(data: dict[str, Any], path: Path, name: str) -> list[Check]:
-        from jitctx.clients.copilot_cli.settings import hooks_disabled
-
         if not hooks_disabled(data):
             return []
         detail = f"{path}: disableAllHooks is true: Copilot CLI runs no hook at all"
@@ -36,8 +35,6 @@ def doctor(
 
 
 def trust_check(name: str, root: str, home: str | None, environ: Mapping[str, str]) -> Check:
-    from jitctx.clients.copilot_cli.settings import trusted_folder, trusting_variable
-
     check = "trust (folder)"
     variable = trusting_variable(environ)
     if variable is not None:

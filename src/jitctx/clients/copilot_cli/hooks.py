@@ -43,13 +43,15 @@ the same `hooks` without a version, so jitctx's entries sit beside the user's ot
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from jitctx.clients.copilot_cli import tools
+from jitctx.clients.event import HookError
 from jitctx.clients.kit.settings_file import HookEntry
 from jitctx.touched.tools import held_tools
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
@@ -91,8 +93,6 @@ def config_home(home: str, environ: Mapping[str, str]) -> Path:
 
 def event_name(payload: Mapping[str, Any]) -> str:
     """Which event a payload is: it does not say, so its fields tell (each event has one of its own)."""
-    from jitctx.clients.event import HookError
-
     named = payload.get("hookEventName")
     if isinstance(named, str) and named in KINDS:
         return named
@@ -115,10 +115,6 @@ def event_name(payload: Mapping[str, Any]) -> str:
 
 def tool_input(args: object) -> dict[str, Any]:
     """`toolArgs` as an object: a JSON text is decoded, other text is a freeform tool's input."""
-    import json
-
-    from jitctx.clients.event import HookError
-
     if isinstance(args, dict):
         return args
     if args is None:

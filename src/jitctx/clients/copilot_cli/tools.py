@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
+from jitctx.touched.samples import shell_sample
 from jitctx.touched.tools import (
     Declaration,
     ShellTool,
@@ -19,10 +21,8 @@ from jitctx.touched.tools import (
     many_files_tool,
     patch_field,
     path_field,
-    shell_sample,
 )
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

@@ -17,9 +17,14 @@ The modules of this folder: `profile`, `hooks` (events, install entries, setting
 
 from __future__ import annotations
 
-from jitctx.clients.base import Client, Follower
+import re
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False
+from jitctx.clients.base import Client, Follower
+from jitctx.clients.event import parse_claude_shaped
+from jitctx.clients.gemini_cli.compaction import compressed_since
+from jitctx.clients.gemini_cli.evidence import context_files_shown
+
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from pathlib import Path
@@ -75,8 +80,6 @@ class GeminiFollower(Follower):
     def shown_loaded(self, call: Mapping[str, Any]) -> frozenset[str] | None:
         """The context files Gemini CLI provably appended to this call's result ("--- Context from:
         PATH ---", `evidence`); None when the result is not there to read."""
-        from jitctx.clients.gemini_cli.evidence import context_files_shown
-
         return context_files_shown(call)
 
     def result_text(self, call: Mapping[str, Any]) -> str | None:
@@ -109,14 +112,10 @@ class GeminiCli(Client):
     install_note = TRUST_NOTE
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent:
-        from jitctx.clients.event import parse_claude_shaped
-
         event = parse_claude_shaped(self, payload, KINDS)
         if event.prompt and "<hook_context>" in event.prompt:
             # Headless, the SessionStart answer is prepended to the prompt: its `@imports` are not the
             # user's mentions.
-            import re
-
             event.prompt = re.sub(r"<hook_context>.*?</hook_context>", "", event.prompt, flags=re.DOTALL)
         return event
 
@@ -124,8 +123,6 @@ class GeminiCli(Client):
         return {"decision": "deny", "reason": reason}
 
     def compacted(self, transcript: object, since: int) -> bool | None:
-        from jitctx.clients.gemini_cli.compaction import compressed_since
-
         return compressed_since(transcript, since)
 
     def host_profile(

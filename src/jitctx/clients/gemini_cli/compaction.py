@@ -17,6 +17,8 @@ from __future__ import annotations
 import json
 import os
 
+from jitctx.safe_open import open_regular
+
 # deriveStableId(["environment-context"]): the id of the first message of every chat it starts.
 ENVIRONMENT_ID = "d04923d38bb0f6017037e74183378ef4"
 ACKNOWLEDGEMENT = "Got it. Thanks for the additional context!"
@@ -38,8 +40,6 @@ def compressed_since(transcript: object, since: int) -> bool | None:
         return False
     if since < 0 or not transcript.endswith(".jsonl"):
         return None  # a record of another release's shape (a whole-file `.json`): no proof either way
-    from jitctx.safe_open import open_regular
-
     try:
         fd = open_regular(transcript)
     except (OSError, ValueError):

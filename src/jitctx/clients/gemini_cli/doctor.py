@@ -9,8 +9,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from jitctx.clients.gemini_cli.settings import folder_trust
 from jitctx.clients.kit.checks import OK, PROBLEM, WARN, Check, Handler
 from jitctx.clients.kit.doctor_kit import launch_dir_check, settings_checks
+from jitctx.clients.kit.jsonc import read_jsonc
 
 if TYPE_CHECKING:
     from jitctx.clients.base import Client
@@ -49,9 +51,6 @@ def doctor(
 
 
 def trust_check(name: str, root: str, home: str | None, environ: Mapping[str, str]) -> Check:
-    from jitctx.clients.gemini_cli.settings import folder_trust
-    from jitctx.clients.kit.jsonc import read_jsonc
-
     if environ.get("GEMINI_CLI_TRUST_WORKSPACE", "").lower() == "true":
         return Check(name, "trust (folder)", OK, "GEMINI_CLI_TRUST_WORKSPACE=true: every folder is trusted")
     user = read_jsonc(f"{home}/.gemini/settings.json") if home else None

@@ -37,6 +37,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from jitctx.clients.kit.evidence_paths import PathResolver
+from jitctx.safe_open import read_regular
 
 PREFIX = "\n\n--- Newly Discovered Project Context ---\n"
 SUFFIX = "\n--- End Project Context ---"
@@ -132,8 +133,6 @@ def _context_text(path: str, paths: PathResolver) -> str | None:
     directory, _, name = path.rpartition("/")
     if not name or not path.startswith("/") or not paths.is_canonical_dir(directory or "/"):
         return None
-    from jitctx.safe_open import read_regular
-
     data = read_regular(path, MAX_CONTEXT_BYTES)
     if data is None:
         return None
@@ -169,7 +168,5 @@ def _own_text_clean(target: str | None) -> bool:
     quote it)? False when it cannot be read (in doubt)."""
     if target is None:
         return False
-    from jitctx.safe_open import read_regular
-
     data = read_regular(target, MAX_FILE_BYTES)
     return data is not None and not any(end in data for end in _SECTION_ENDS)

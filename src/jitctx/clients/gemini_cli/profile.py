@@ -5,6 +5,8 @@ default, and nothing on a shell read."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from jitctx.profiles import Profile
 
 DEFAULT_CONTEXT_FILES = ("GEMINI.md",)
@@ -24,8 +26,6 @@ PROFILE = Profile(
 
 def with_context_files(names: tuple[str, ...]) -> Profile:
     """The profile for a `context.fileName` setting: those names in every directory and in ~/.gemini/."""
-    from dataclasses import replace
-
     return replace(
         PROFILE,
         dir_files=names,

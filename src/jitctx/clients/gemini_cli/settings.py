@@ -12,6 +12,7 @@ import os
 from collections.abc import Mapping
 
 from jitctx.clients.gemini_cli.profile import DEFAULT_CONTEXT_FILES
+from jitctx.clients.kit.folder_trust import nearest_trust
 from jitctx.clients.kit.jsonc import read_jsonc
 
 
@@ -59,6 +60,4 @@ def folder_trust(root: str, home: str | None, environ: Mapping[str, str]) -> str
     data = read_jsonc(place)
     if data is None:
         return None
-    from jitctx.clients.kit.folder_trust import nearest_trust
-
     return nearest_trust(root, data)

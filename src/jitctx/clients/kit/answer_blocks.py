@@ -19,6 +19,9 @@ from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 from jitctx.clients.kit.evidence_paths import PathResolver
+from jitctx.frontmatter import split_frontmatter
+from jitctx.safe_open import open_regular
+from jitctx.text import decode_markdown
 
 _HEADS = ("Contents of ", "Updated contents of ")
 _NOTES = ("Not included above, ", "note: ")  # what may follow the blocks (hook.context)
@@ -61,10 +64,6 @@ class FileTexts:
 
 def _read(path: str) -> tuple[int, str] | None:
     """(ctime, text) of an instruction file, read between two looks at its ctime that agree."""
-    from jitctx.frontmatter import split_frontmatter
-    from jitctx.safe_open import open_regular
-    from jitctx.text import decode_markdown
-
     try:
         fd = open_regular(path)
     except (OSError, ValueError):

@@ -7,11 +7,17 @@ from __future__ import annotations
 import calendar
 import os
 import re
+import shlex
+import stat
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from jitctx.clients.kit.hook_command import is_jitctx_command, unguard
+from jitctx.clients.kit.mcp_transport import is_jitctx_mcp_handler
+from jitctx.clients.kit.settings_file import speaks_mcp
 
 OK, WARN, PROBLEM, SKIP = "ok", "warn", "problem", "skip"
 
@@ -55,10 +61,6 @@ MCP_HANDLER = "mcp_tool jitctx.hook_event"
 def our_handlers(data: Mapping[str, Any], agent: str) -> list[Handler]:
     """jitctx's handlers for `agent` in a parsed settings file, in file order; an mcp_tool handler of ours
     has MCP_HANDLER for its command."""
-    from jitctx.clients.kit.hook_command import is_jitctx_command
-    from jitctx.clients.kit.mcp_transport import is_jitctx_mcp_handler
-    from jitctx.clients.kit.settings_file import speaks_mcp
-
     found: list[Handler] = []
     hooks = data.get("hooks")
     if not isinstance(hooks, dict):
@@ -100,10 +102,6 @@ def snake(event: str) -> str:
 def command_program(command: str) -> str | None:
     """The program a hook command starts (after `env A=1`; inside a guarded command, the one it guards),
     None when the command cannot be split."""
-    import shlex
-
-    from jitctx.clients.kit.hook_command import unguard
-
     try:
         words = shlex.split(unguard(command))
     except ValueError:
@@ -114,8 +112,6 @@ def command_program(command: str) -> str | None:
 
 def state_dir_check(path: Path, uid: int) -> Check:
     """The state dir holds what every session read: it must be a directory of ours nobody else enters."""
-    import stat
-
     name = "state dir"
     try:
         info = os.lstat(path)

@@ -14,8 +14,22 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jitctx.clients.kit.checks import MCP_HANDLER, OK, PROBLEM, SKIP, WARN, Check, Handler
+from jitctx.clients.kit.checks import (
+    MCP_HANDLER,
+    OK,
+    PROBLEM,
+    SKIP,
+    WARN,
+    Check,
+    Handler,
+    command_program,
+    missing_events,
+    our_handlers,
+)
+from jitctx.clients.kit.hook_command import fail_safe, guard, is_fail_safe, is_guarded
+from jitctx.clients.kit.settings_file import is_warm_command, read_settings
 from jitctx.errors import JitctxError
+from jitctx.paths import is_inside
 
 if TYPE_CHECKING:
     from jitctx.clients.base import Client
@@ -25,8 +39,6 @@ Place = tuple[str, Path]  # (scope, settings file)
 
 
 def settings_data(path: Path) -> dict[str, Any]:
-    from jitctx.clients.kit.settings_file import read_settings
-
     try:
         return read_settings(path)[1]
     except JitctxError:
@@ -40,9 +52,6 @@ def hooks_check(
     settings_problems: Callable[[dict[str, Any], Path, str], list[Check]] | None = None,
 ) -> tuple[list[Check], list[Handler]]:
     """The entries of one settings file: every event `install` writes is there; and the handlers."""
-    from jitctx.clients.kit.checks import missing_events, our_handlers
-    from jitctx.clients.kit.settings_file import read_settings
-
     wanted = [entry.event for entry in client.entries()]
     name = f"hooks ({scope})"
     try:
@@ -70,8 +79,6 @@ def hooks_check(
 def fail_safe_check(client: Client, scope: str, path: Path, handlers: Sequence[Handler]) -> list[Check]:
     """Said when a hook the client takes for a deny when it fails (`HookEntry.fails_closed`) runs a
     command that can exit non-zero: a jitctx that breaks or goes missing would then block the agent."""
-    from jitctx.clients.kit.hook_command import fail_safe, is_fail_safe
-
     closing = {entry.event for entry in client.entries() if entry.fails_closed}
     unsafe = [
         h for h in handlers if h.event in closing and h.command != MCP_HANDLER and not is_fail_safe(h.command)
@@ -94,8 +101,6 @@ def fail_safe_check(client: Client, scope: str, path: Path, handlers: Sequence[H
 
 def warm_note(handlers: Sequence[Handler]) -> str:
     """Said when every command hook of a settings file hands its events to the warm daemon."""
-    from jitctx.clients.kit.settings_file import is_warm_command
-
     commands = [handler.command for handler in handlers if handler.command != MCP_HANDLER]
     if commands and all(is_warm_command(command) for command in commands):
         return " (--warm: answered by a jitctx process that stays up)"
@@ -188,9 +193,6 @@ def shared_phrase(path: Path) -> str:
 def portable_check(client: Client, command: str, path: Path) -> Check:
     """The hook command of a committed settings file names no path of this machine, and answers where
     jitctx is not installed."""
-    from jitctx.clients.kit.checks import command_program
-    from jitctx.clients.kit.hook_command import fail_safe, guard, is_fail_safe, is_guarded
-
     name = f"portable ({COMMITTED_SCOPE})"
     program = command_program(command) or ""
     why = machine_specific(program, str(path.parent.parent))  # <root>/.claude/settings.json -> <root>
@@ -233,9 +235,6 @@ def command_check(client: str, command: str, scope: str, *, answers_without: boo
     """The hook command's program exists (an absolute path) or is on PATH for any shell. A command that
     answers by itself where the program is missing (a guarded one; `answers_without`: a plugin that then
     leaves the client alone) only warns then: the agent runs, without jitctx's context."""
-    from jitctx.clients.kit.checks import command_program
-    from jitctx.clients.kit.hook_command import is_guarded
-
     name = f"command ({scope})"
     program = command_program(command)
     if program is None:
@@ -381,9 +380,6 @@ def launch_dir_check(client: Client, root: str, cwd: str, user_installed: bool) 
     """A client that reads project settings only in the folder it starts in (`<cwd>/.claude/`,
     `<cwd>/.gemini/`) runs no project hook of the root when started in a subfolder: said when doctor runs
     in one whose own settings have no jitctx hooks and the user scope has none either."""
-    from jitctx.clients.kit.checks import our_handlers
-    from jitctx.paths import is_inside
-
     real_cwd, real_root = os.path.realpath(cwd), os.path.realpath(root)
     if real_cwd == real_root or not is_inside(real_cwd, real_root) or user_installed:
         return None

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 
 # The committed scope's command runs on every teammate's machine, with or without jitctx. Guarded, it
 # runs jitctx where jitctx is on PATH (exec: its answer and exit status are the hook's) and elsewhere
@@ -76,8 +77,6 @@ def is_jitctx_command(command: object, agent: str) -> bool:
 def runs_jitctx(command: str, *args: str) -> bool:
     """Does this command run `jitctx ARGS...` (the program by name or path, `python -m jitctx`, or after
     `env A=1`), and not merely name it (`echo jitctx hook ...`)?"""
-    import shlex  # settings.py is imported on the hook path for HookEntry; keep that cheap
-
     try:
         words = shlex.split(command)
     except ValueError:

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from jitctx.errors import JitctxError
+from jitctx.safe_open import read_state_file
 
 FOLDER = "settings-backups"
 CREATED = "created.json"
@@ -99,8 +100,6 @@ def note_created(state_dir: Path, settings: Path, folders: list[Path]) -> None:
 
 def created_note(state_dir: Path, settings: Path) -> list[Path] | None:
     """The folders jitctx created along with `settings`, when it created the file; None otherwise."""
-    from jitctx.safe_open import read_state_file
-
     target = record_dir(state_dir, settings) / CREATED
     try:
         note = json.loads(read_state_file(str(target), 64 * 1024))
@@ -163,8 +162,6 @@ def note_added(state_dir: Path, path: Path, what: str) -> None:
 
 
 def was_added(state_dir: Path, path: Path, what: str) -> bool:
-    from jitctx.safe_open import read_state_file
-
     try:
         noted = read_state_file(str(record_dir(state_dir, path) / f"added-{what}"), 64 * 1024)
     except OSError:

@@ -7,6 +7,8 @@ import json
 import re
 from typing import Any
 
+from jitctx.safe_open import read_regular
+
 MAX_BYTES = 1 << 20
 # Comments a JSON-with-comments reader skips; strings are matched first so `"http://x"` stays whole.
 _COMMENTS = re.compile(r'("(?:\\.|[^"\\])*")|//[^\n]*|/\*.*?\*/', re.DOTALL)
@@ -16,8 +18,6 @@ _TRAILING_COMMA = re.compile(r",(\s*[}\]])")
 def read_jsonc(path: str, max_bytes: int = MAX_BYTES) -> dict[str, Any] | None:
     """The file's object; None when it is missing, not a regular file, larger than `max_bytes` or holds
     no JSON object (the caller falls back to the defaults, as the client does for an unreadable file)."""
-    from jitctx.safe_open import read_regular
-
     data = read_regular(path, max_bytes)
     if data is None:
         return None

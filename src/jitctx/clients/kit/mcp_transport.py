@@ -18,7 +18,11 @@ The server is a stdio child of Claude Code: no port, nothing another local user 
 from __future__ import annotations
 
 import json
+import os
+import shlex
 from typing import Any
+
+from jitctx.clients.kit.hook_command import unguard
 
 MCP_SERVER = "jitctx"  # the name `install --transport mcp` registers the server under
 MCP_HOOK_TOOL = "hook_event"
@@ -92,18 +96,12 @@ def hook_payload(fields: dict[str, Any]) -> dict[str, Any]:
 
 def server_file(scope: str, root: str, home: str) -> str:
     """Where Claude Code reads a server of this scope: the project's `.mcp.json`, or `~/.claude.json`."""
-    import os
-
     return os.path.join(home, ".claude.json") if scope == "user" else os.path.join(root, ".mcp.json")
 
 
 def server_spec(hook_command: str, agent: str) -> dict[str, Any]:
     """The server entry for the program of a hook command: `jitctx hook AGENT` -> `jitctx mcp`
     (`python -m jitctx hook AGENT` -> `python -m jitctx mcp`; a guarded command's own)."""
-    import shlex
-
-    from jitctx.clients.kit.hook_command import unguard
-
     words = shlex.split(unguard(hook_command))
     if words[-2:] != ["hook", agent]:
         raise ValueError(f"not a hook command of jitctx: {hook_command!r}")
@@ -119,8 +117,6 @@ def is_jitctx_server(entry: object) -> bool:
         return False
     if not all(isinstance(arg, str) for arg in args):
         return False
-    import os
-
     names = [os.path.basename(word) for word in (command, *args[:-1])]
     return names[-1:] == ["jitctx"] or names[-2:] == ["-m", "jitctx"]
 

@@ -19,19 +19,26 @@ once cannot each write back what they read and lose the other's change.
 
 from __future__ import annotations
 
+import copy
+import difflib
+import fcntl
 import json
 import os
 import re
+import shlex
+import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from jitctx.clients import all_clients
 from jitctx.clients.kit.hook_command import (  # the forms of a hook's command, read by settings' callers too
     fail_safe,
     is_jitctx_command,
     unguard,
 )
+from jitctx.clients.kit.mcp_transport import is_jitctx_mcp_handler, mcp_handler
 from jitctx.errors import JitctxError
 
 Settings = dict[str, Any]
@@ -58,8 +65,6 @@ class HookEntry(NamedTuple):
             command = fail_safe(command)
         handler: Settings = {"type": "command", "command": command, "timeout": self.timeout}
         if self.mcp:
-            from jitctx.clients.kit.mcp_transport import mcp_handler
-
             handler = mcp_handler(self.timeout)
         if self.matcher is None:
             return {"hooks": [handler]}
@@ -74,8 +79,6 @@ class Change(NamedTuple):
 
 def is_warm_command(command: str) -> bool:
     """Does a hook command of jitctx hand its events to the warm daemon (`jitctx hook AGENT --warm`)?"""
-    import shlex
-
     try:
         return "--warm" in shlex.split(unguard(command))
     except ValueError:
@@ -163,8 +166,6 @@ def locked(path: Path, *, create: bool) -> Iterator[None]:
     """Hold an exclusive lock on the folder of the settings file `path` (made first when `create`) while
     the file is read, changed and written. Without a folder there is nothing to read and nothing is
     locked; a file system without locks is used without."""
-    import fcntl
-
     refuse_dangling_links(path)
     if create:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -208,8 +209,6 @@ def _ours(group: object, agent: str) -> list[int]:
     """Indexes of jitctx's handlers in one matcher group."""
     if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
         return []
-    from jitctx.clients.kit.mcp_transport import is_jitctx_mcp_handler
-
     return [
         i
         for i, h in enumerate(group["hooks"])
@@ -238,8 +237,6 @@ def install(
     data: Settings, entries: tuple[HookEntry, ...], command: str, agent: str
 ) -> tuple[Settings, list[Change]]:
     """Settings with exactly one jitctx group per entry (in the wanted shape), and what changed."""
-    import copy
-
     result = copy.deepcopy(data)
     hooks: Settings = result.get("hooks") or {}
     changes: list[Change] = []
@@ -268,8 +265,6 @@ def install(
 
 def uninstall(data: Settings, agent: str) -> tuple[Settings, list[Change]]:
     """Settings without jitctx's handlers for `agent`; events and `hooks` left empty by that go too."""
-    import copy
-
     hooks = data.get("hooks")
     if not isinstance(hooks, dict):
         return data, []
@@ -325,8 +320,6 @@ def dump(data: Settings, like: str | None) -> str:
 
 
 def diff(before: str | None, after: str, path: Path) -> str:
-    import difflib
-
     lines = difflib.unified_diff(
         (before or "").splitlines(keepends=True),
         after.splitlines(keepends=True),
@@ -345,8 +338,6 @@ def write_settings(
     first (and a failing backup stops the write). Returns where the backup went.
 
     A symlinked settings file (dotfile managers do that) is written through to its target."""
-    import tempfile
-
     refuse_dangling_links(path)
     path.parent.mkdir(parents=True, exist_ok=True)  # by the path as written: never through a link
     target = Path(os.path.realpath(path))
@@ -370,8 +361,6 @@ def write_settings(
 
 def speaks_mcp(agent: str) -> bool:
     """Can this client's hooks be `mcp_tool` handlers asking the `jitctx mcp` server?"""
-    from jitctx.clients import all_clients
-
     try:
         return "mcp" in all_clients.get(agent).transports
     except KeyError:

@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from jitctx.clients.kit.doctor_kit import command_check, settings_data
+from jitctx.clients.kit.hook_command import runs_jitctx
 from jitctx.clients.kit.settings_file import SettingsError
 
 if TYPE_CHECKING:
@@ -64,8 +67,6 @@ def is_jitctx_status_line(setting: object) -> bool:
 def runs_status_line(command: str) -> bool:
     """Does this command run `jitctx statusline` and nothing else? A line that pipes it, chains it or
     redirects it (`jitctx statusline && ccusage statusline`) is the user's own, which calls jitctx."""
-    from jitctx.clients.kit.hook_command import runs_jitctx
-
     if any(operator in command for operator in ("|", "&", ";", ">", "<", "`", "$(")):
         return False
     return runs_jitctx(command, "statusline")
@@ -107,10 +108,6 @@ def uninstall(data: Settings, keys: Sequence[str]) -> tuple[Settings, StatusLine
 def status_line_checks(client: Client, places: Sequence[tuple[str, Path]]) -> list[Check]:
     """`jitctx doctor`: where jitctx's status line is set, that its program runs (as a hook command's is
     checked). Nothing when it is set nowhere: it is optional."""
-    from dataclasses import replace
-
-    from jitctx.clients.kit.doctor_kit import command_check, settings_data
-
     checks = []
     for scope, path in places:
         setting = setting_at(settings_data(path), client.status_line_setting)

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from jitctx.clients.kit.evidence_paths import PathResolver
+from jitctx.short_digest import short_digest
 
 CLIENT_ROUTE, JITCTX_ROUTE = "client", "jitctx"
 
@@ -87,8 +88,6 @@ _BLOCK_HEADS = ("Updated contents of ", "Contents of ")
 
 def file_arrivals(arrivals: Mapping[tuple[str, str], list[Arrival]]) -> tuple[FileArrivals, ...]:
     """Each file's arrivals, by version (the text that arrived), files in path order."""
-    from jitctx.short_digest import short_digest
-
     versions: dict[str, list[VersionArrivals]] = {}
     for (path, text), seen in arrivals.items():
         digest = short_digest(text.encode("utf-8", "surrogatepass"))[:12]

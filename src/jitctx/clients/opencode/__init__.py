@@ -31,9 +31,14 @@ itself is `jitctx_plugin.js`.
 
 from __future__ import annotations
 
-from jitctx.clients.base import Client, Follower
+import os
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False
+from jitctx.clients.base import Client, Follower
+from jitctx.clients.event import parse_claude_shaped
+from jitctx.clients.kit.evidence_paths import PathResolver
+from jitctx.paths import is_inside
+
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from pathlib import Path
@@ -65,10 +70,6 @@ class OpenCodeFollower(Follower):
 
     def follows(self, tool_name: str, tool_input: Mapping[str, Any]) -> bool:
         """Its read tool loads the nested files only below the directory OpenCode runs in."""
-        import os
-
-        from jitctx.paths import is_inside
-
         target = tool_input.get("filePath")
         if tool_name != READ_TOOL or not isinstance(target, str) or not target or "\0" in target:
             return False
@@ -86,8 +87,6 @@ class OpenCodeFollower(Follower):
             return None
         if call.get("tool_name") != READ_TOOL:
             return frozenset()
-        from jitctx.clients.kit.evidence_paths import PathResolver
-
         paths = PathResolver()
         return frozenset(real for path in loaded if (real := paths.real(path)) is not None)
 
@@ -110,8 +109,6 @@ class OpenCode(Client):
     hooks_file = True
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent:
-        from jitctx.clients.event import parse_claude_shaped
-
         return parse_claude_shaped(self, payload, KINDS)
 
     def render_hold(self, event_name: str, reason: str) -> dict[str, Any]:

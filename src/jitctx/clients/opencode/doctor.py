@@ -8,6 +8,9 @@ from typing import TYPE_CHECKING
 
 from jitctx.clients.kit.checks import OK, PROBLEM, SKIP, WARN, Check
 from jitctx.clients.kit.doctor_kit import command_check, scopes_check, version_check
+from jitctx.clients.kit.settings_file import SettingsError
+from jitctx.clients.opencode.hooks import TOOL_BEFORE
+from jitctx.clients.opencode.plugin import command_of, is_ours, read_text, render
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -25,10 +28,6 @@ def _set(environ: Mapping[str, str], name: str) -> bool:
 
 def plugin_check(client: Client, scope: str, path: Path) -> tuple[Check, str | None]:
     """The plugin file of one scope, and the command it runs when it is jitctx's and current."""
-    from jitctx.clients.kit.settings_file import SettingsError
-    from jitctx.clients.opencode.hooks import TOOL_BEFORE
-    from jitctx.clients.opencode.plugin import command_of, is_ours, read_text, render
-
     name = f"plugin ({scope})"
     fix = f"jitctx install {client.name} --scope {scope}"
     try:

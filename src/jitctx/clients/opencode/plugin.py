@@ -12,9 +12,13 @@ from __future__ import annotations
 import json
 import shlex
 from dataclasses import dataclass
+from importlib.resources import files
 from pathlib import Path
 
-from jitctx.clients.kit.settings_file import Change, SettingsError
+from jitctx.clients.kit import install_record
+from jitctx.clients.kit import settings_file as settings
+from jitctx.clients.kit.settings_file import Change, SettingsError, refuse_dangling_links
+from jitctx.clients.opencode.hooks import HOLD_TOOLS
 
 MARKER = "// jitctx-plugin"
 PLACEHOLDER = "__JITCTX_COMMAND__"
@@ -23,8 +27,6 @@ _COMMAND_LINE = "const COMMAND = "
 
 
 def template() -> str:
-    from importlib.resources import files
-
     try:
         return (files("jitctx.clients.opencode") / "jitctx_plugin.js").read_text(encoding="utf-8")
     except OSError as exc:  # an installation built without its package data
@@ -37,8 +39,6 @@ def template() -> str:
 def render(command: str) -> str:
     """The plugin running `command` (split as a shell would, since it is started without one), asking
     about the calls of `hooks.HOLD_TOOLS` before they run."""
-    from jitctx.clients.opencode.hooks import HOLD_TOOLS
-
     argv = shlex.split(command)
     if not argv:
         raise SettingsError("the hook command is empty")
@@ -66,8 +66,6 @@ def command_of(text: str) -> str | None:
 
 def read_text(path: Path) -> str | None:
     """The file's text, None when there is none; SettingsError when it cannot be read as text."""
-    from jitctx.clients.kit.settings_file import refuse_dangling_links
-
     refuse_dangling_links(path)
     try:
         return path.read_text(encoding="utf-8")
@@ -92,9 +90,6 @@ def install_file(
     path: Path, command: str | None, state: Path, dry_run: bool, events: tuple[str, ...]
 ) -> FileChange:
     """Write the plugin running `command` at `path`, or remove it (`command` None)."""
-    from jitctx.clients.kit import install_record
-    from jitctx.clients.kit import settings_file as settings
-
     missing = install_record.missing_folders(path)
     adding = command is not None
     with settings.locked(path, create=adding and not dry_run):

@@ -10,15 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from jitctx.touched.tools import (
-    Declaration,
-    ShellTool,
-    glob_tool,
-    grep_tool,
-    patch_field,
-    path_field,
-    shell_sample,
-)
+from jitctx.touched.samples import shell_sample
+from jitctx.touched.tools import Declaration, ShellTool, glob_tool, grep_tool, patch_field, path_field
 
 _FILE = path_field("filePath")
 

@@ -28,9 +28,11 @@ The modules of this folder: `profile`, `hooks` (events, install entries, setting
 
 from __future__ import annotations
 
-from jitctx.clients.base import Client, Follower
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False
+from jitctx.clients.base import Client, Follower
+from jitctx.clients.event import parse_claude_shaped
+
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from pathlib import Path
@@ -107,8 +109,6 @@ class QwenCode(Client):
     status_line_setting = ("ui", "statusLine")
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent:
-        from jitctx.clients.event import parse_claude_shaped
-
         return parse_claude_shaped(self, payload, KINDS)
 
     def discovery_profile(

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from jitctx.clients.kit.checks import OK, PROBLEM, WARN, Check, Handler
 from jitctx.clients.kit.doctor_kit import launch_dir_check, settings_checks
+from jitctx.clients.qwen_code.settings import folder_trust, hooks_disabled, trust_enabled
 
 if TYPE_CHECKING:
     from jitctx.clients.base import Client
@@ -23,8 +24,6 @@ def doctor(
         places.append(("user", client.settings_path("user", root, home, environ)))
 
     def disabled(data: dict[str, Any], path: Path, name: str) -> list[Check]:
-        from jitctx.clients.qwen_code.settings import hooks_disabled
-
         if not hooks_disabled(data):
             return []
         return [
@@ -47,8 +46,6 @@ def doctor(
 
 
 def trust_check(name: str, root: str, home: str | None, environ: Mapping[str, str]) -> Check:
-    from jitctx.clients.qwen_code.settings import folder_trust, trust_enabled
-
     if not trust_enabled(home, environ):
         return Check(name, "trust (folder)", OK, "folder trust is off (the default): every folder is trusted")
     state = folder_trust(root, home, environ)

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from jitctx.clients.kit.settings_file import HookEntry
 from jitctx.clients.qwen_code import tools
+from jitctx.clients.qwen_code.settings import user_dir
 from jitctx.touched.tools import held_tools
 
 AGENT = "qwen-code"
@@ -53,8 +54,6 @@ SCOPES = ("project", "user")
 
 
 def settings_path(scope: str, root: str, home: str, environ: Mapping[str, str]) -> Path:
-    from jitctx.clients.qwen_code.settings import user_dir
-
     if scope == "user":
         return Path(user_dir(home, environ)) / "settings.json"
     return Path(root) / ".qwen" / "settings.json"

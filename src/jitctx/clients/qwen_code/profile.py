@@ -6,6 +6,8 @@ by `paths:` it adds itself after its own file tools."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from jitctx.profiles import Profile, RulesDir
 
 DEFAULT_CONTEXT_FILES = ("QWEN.md", "AGENTS.md")
@@ -38,8 +40,6 @@ PROFILE = Profile(
 def with_context_files(names: tuple[str, ...]) -> Profile:
     """The profile for a `context.fileName` setting: those names, in place of QWEN.md and AGENTS.md, in
     every directory of the chain and in ~/.qwen/."""
-    from dataclasses import replace
-
     return replace(
         PROFILE,
         dir_files=names,
@@ -51,6 +51,4 @@ def with_context_files(names: tuple[str, ...]) -> Profile:
 def untrusted(profile: Profile) -> Profile:
     """What it reads in a folder it does not trust (folder trust switched on): its user files and rules
     only, no file of the project."""
-    from dataclasses import replace
-
     return replace(profile, dir_files=(), root_files=(), rules_dirs=(), native_files=())

@@ -14,6 +14,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+from jitctx.clients.kit.folder_trust import nearest_trust
 from jitctx.clients.kit.jsonc import read_jsonc
 from jitctx.clients.qwen_code.profile import DEFAULT_CONTEXT_FILES
 
@@ -89,8 +90,6 @@ def folder_trust(root: str, home: str | None, environ: Mapping[str, str]) -> str
     data = read_jsonc(place) if place is not None else None
     if data is None:
         return None
-    from jitctx.clients.kit.folder_trust import nearest_trust
-
     return nearest_trust(root, data)
 
 

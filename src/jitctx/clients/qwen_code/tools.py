@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from jitctx.touched.tools import Declaration, ShellTool, file_path_samples, glob_tool, grep_tool, path_field
+from jitctx.touched.samples import file_path_samples
+from jitctx.touched.tools import Declaration, ShellTool, glob_tool, grep_tool, path_field
 
 TOOLS: Mapping[str, Declaration] = MappingProxyType(
     {

@@ -10,10 +10,14 @@ Imports os and sys only at load: a hook the fast lane answers pays for nothing e
 
 from __future__ import annotations
 
+import json
 import os
 import sys
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # `typing` is not on the fast lane's import budget
+from jitctx.hook import DEADLINE_S, MAX_INPUT
+from jitctx.hook.transports import readable
+
 if TYPE_CHECKING:
     from typing import Any, BinaryIO
 
@@ -33,8 +37,7 @@ def answer(
     daemon (`warm`), else the pipeline in this process, with the hook's deadline."""
     if problem is None and warm and ask_warm(agent, raw, state_dir, use_git):
         return 0
-    from jitctx.hook import DEADLINE_S
-    from jitctx.hook.pipeline import respond
+    from jitctx.hook.pipeline import respond  # keep
 
     # The answer is written before the session state is saved (see hook.pipeline): a file that never
     # reached the agent is sent again on the next event.
@@ -63,12 +66,11 @@ def unanswerable(agent: str, why: object, stdout: Any = None) -> int:
 def ask_warm(agent: str, raw: bytes, state_dir: str, use_git: bool) -> bool:
     """Whether the warm daemon answered (`transports.warm.client`); False: answer here, from the same
     bytes."""
-    from jitctx.hook import MAX_INPUT
 
     if len(raw) > MAX_INPUT:
         return False  # the pipeline refuses it with its own message; no need to ship 8 MiB to be told so
     try:
-        from jitctx.hook.transports.warm.client import ask
+        from jitctx.hook.transports.warm.client import ask  # keep
 
         # Absolute: the daemon does not share this process's current directory.
         return ask(agent, raw, os.path.abspath(state_dir), use_git, write_answer)
@@ -78,7 +80,6 @@ def ask_warm(agent: str, raw: bytes, state_dir: str, use_git: bool) -> bool:
 
 def read_input(stream: BinaryIO) -> tuple[bytes, str | None]:
     """At most MAX_INPUT bytes of the event, or the problem that stops it being answered."""
-    from jitctx.hook import MAX_INPUT
 
     try:
         raw = stream.read(MAX_INPUT + 1)
@@ -105,14 +106,11 @@ def write_quietly(result: dict[str, Any], stdout: Any) -> None:
 
 def answer_bytes(result: dict[str, Any]) -> bytes:
     """One answer as the hook prints it: a line of JSON in UTF-8."""
-    import json
 
     text = json.dumps(result, ensure_ascii=False) + "\n"
     try:
         return text.encode("utf-8")
-    except UnicodeEncodeError:  # a file name that is not UTF-8 (see hook.context.readable)
-        from jitctx.hook.context import readable
-
+    except UnicodeEncodeError:  # a file name that is not UTF-8 (see hook.transports.readable)
         return (json.dumps(readable(result), ensure_ascii=False) + "\n").encode("utf-8")
 
 

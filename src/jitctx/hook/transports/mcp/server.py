@@ -19,13 +19,18 @@ registration, and the return type `CallToolResult` is a local import it could no
 """
 
 import asyncio
+import importlib
+import inspect
 import threading
 import time
 from collections.abc import Callable
+from importlib.metadata import PackageNotFoundError, version
 from types import ModuleType
 from typing import Any
 
+from jitctx import __version__
 from jitctx.errors import UsageError
+from jitctx.hook.transports import readable
 from jitctx.hook.transports.mcp.tools import TOOLS, Deliver, McpTools, ToolAnswer
 from jitctx.hook.transports.mcp.wire import Deliveries, clean_stdin, reported_stdout
 
@@ -52,9 +57,6 @@ def _server_class(package: ModuleType) -> Any:
 
 def _sdk_package() -> ModuleType:
     """The package of the SDK's high-level server (2.x `mcpserver`, 1.x `fastmcp`), checked."""
-    import importlib
-    from importlib.metadata import PackageNotFoundError, version
-
     try:
         found = version("mcp")
     except PackageNotFoundError:
@@ -149,25 +151,19 @@ class Calls:
 
 def build_server(tools: McpTools, calls: Calls | None = None) -> Any:
     """An MCP server object with the tools registered, their calls run by `calls`; `serve` runs it."""
-    import inspect
-
     package = _sdk_package()
     server_class = _server_class(package)
-    from mcp.types import CallToolResult
+    from mcp.types import CallToolResult  # the optional extra `jitctx[mcp]`, checked just above
 
     # WARNING: at INFO the SDK logs every request on stderr, which clients show as the server's log.
     options: dict[str, Any] = {"instructions": INSTRUCTIONS, "log_level": "WARNING"}
     if "version" in inspect.signature(server_class.__init__).parameters:  # 2.x names it; 1.x does not
-        from jitctx import __version__
-
         options["version"] = __version__
     server = server_class("jitctx", **options)
     described = {spec.name: spec.description for spec in TOOLS}
     calls = calls or Calls(None)
 
     def reply(answer: ToolAnswer) -> CallToolResult:
-        from jitctx.hook.context import readable
-
         # camelCase keys validate on both SDK majors (2.x keeps them as aliases of snake_case fields).
         # `readable`: a file name that is not UTF-8 would make the reply impossible to serialize, and the
         # SDK would send nothing at all.
@@ -214,8 +210,6 @@ def build_server(tools: McpTools, calls: Calls | None = None) -> Any:
         answer = tools.quick_hook_event(fields)
         if answer is None:
             answer = await calls.run(lambda deliver: tools.hook_event(fields, deliver), ctx)
-        from jitctx.hook.context import readable
-
         return CallToolResult.model_validate({"content": [{"type": "text", "text": readable(answer.text)}]})
 
     # The SDK hands the request's context to the parameter annotated with its `Context` (and leaves it out

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from jitctx.assemble.render import render_block
 from jitctx.errors import UsageError
+from jitctx.hook.context import dropped_notes
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -36,9 +38,6 @@ def check_text(value: object, what: str) -> None:
 
 
 def context_text(loads: list[Load], touched: list[dict[str, Any]], dropped: list[str]) -> str:
-    from jitctx.assemble.render import render_block
-    from jitctx.hook.context import dropped_notes
-
     names = ", ".join(entry["path"] for entry in touched)
     if loads:
         lines = [f"jitctx: {len(loads)} instruction file(s) apply to {names}; follow them:"]

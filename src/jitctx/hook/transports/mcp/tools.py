@@ -16,12 +16,24 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from jitctx.clients import all_clients
+from jitctx.discovery.explain import explain
 from jitctx.discovery.session import Session
 from jitctx.discovery.store import SessionStore
 from jitctx.errors import JitctxError, UsageError
+from jitctx.govern.skills import unused_skills
+from jitctx.hook import MAX_INPUT
+from jitctx.hook.fast_lane import try_quick
+from jitctx.hook.log import log_problem
+from jitctx.hook.pipeline import respond
 from jitctx.hook.transports.mcp.text import check_text, context_text, stats_text, text_problem
 from jitctx.paths import is_inside
+from jitctx.reports.explain import to_json, to_text
 from jitctx.reports.loads import load_json
+from jitctx.reports.stats import stats_document
+from jitctx.telemetry.events import event_from_discovery, event_from_startup, session_held_bytes
+from jitctx.telemetry.scan import stats_from_log
+from jitctx.telemetry.store import EventStore, parse_since
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -147,8 +159,6 @@ class McpTools:
         """A client's hook event, answered in this process through the one hook pipeline: the hook JSON
         as the text (the client parses the tool's text as a hook's output), `{}` on any problem, which
         goes to the hook log."""
-        from jitctx.hook.pipeline import respond
-
         read = self._hook_input(fields)
         if isinstance(read, ToolAnswer):
             return read
@@ -177,9 +187,6 @@ class McpTools:
         one the pipeline's fast lane proves loads nothing (its record written); None: `hook_event`
         answers. For a transport that must not wait for a session where it runs: nothing here does. The
         fast lane runs under an alarm, so only on the main thread; elsewhere it leaves the event alone."""
-        from jitctx.hook import MAX_INPUT
-        from jitctx.hook.fast_lane import try_quick
-
         read = self._hook_input(fields)
         if isinstance(read, ToolAnswer):
             return read
@@ -193,9 +200,6 @@ class McpTools:
     def _hook_input(self, fields: dict[str, Any]) -> tuple[Client, bytes] | ToolAnswer:
         """The client and the raw event of a hook_event call, or the `{}` answer of one it cannot take
         (logged)."""
-        from jitctx.clients import all_clients
-        from jitctx.hook.log import log_problem
-
         client = all_clients.mcp_hook_client()
         try:
             payload = client.mcp_payload(fields)
@@ -300,9 +304,6 @@ class McpTools:
         return ToolAnswer(document, context_text(loads, touched, dropped))
 
     def _explain(self, path: str, cwd: str | None) -> ToolAnswer:
-        from jitctx.discovery.explain import explain
-        from jitctx.reports.explain import to_json, to_text
-
         check_text(path, "path")
         base = self._cwd(cwd)
         with self._lock:
@@ -310,18 +311,12 @@ class McpTools:
         return ToolAnswer(to_json(result, self.project), to_text(result, self.project))
 
     def _stats(self, session: str | None, since: str | None) -> ToolAnswer:
-        from jitctx.telemetry.scan import stats_from_log
-        from jitctx.telemetry.store import parse_since
-
         for value, what in ((session, "session"), (since, "since")):
             if value is not None:
                 check_text(value, what)
         moment = parse_since(since, datetime.now(UTC)) if since else None
         directory = events_dir(self.state_dir)
         result = stats_from_log(directory, since=moment, session=session or None)
-        from jitctx.govern.skills import unused_skills
-        from jitctx.reports.stats import stats_document
-
         document = stats_document(directory, result, unused_skills(result))
         return ToolAnswer(document, stats_text(document, directory))
 
@@ -341,14 +336,10 @@ class McpTools:
 
     def _record_startup(self, session: Session, startup: Startup) -> None:
         if self.events is not None:
-            from jitctx.telemetry.events import event_from_startup
-
             self.events.append(event_from_startup(startup, session_id=session.session_id))
 
     def _record_discovery(self, session: Session, step: Discovery, base: str) -> None:
         if self.events is not None:
-            from jitctx.telemetry.events import event_from_discovery, session_held_bytes
-
             event = event_from_discovery(
                 step,
                 session_id=session.session_id,
@@ -371,9 +362,7 @@ def _file_json(load: Load, described: dict[str, Any]) -> dict[str, Any]:
     return described
 
 
-def _event_store(directory: Path) -> Any:
-    from jitctx.telemetry.store import EventStore
-
+def _event_store(directory: Path) -> EventStore:
     # stdout carries the protocol: a warning printed there would corrupt it.
     return EventStore(directory, warn=lambda message: print(f"jitctx mcp: {message}", file=sys.stderr))
 

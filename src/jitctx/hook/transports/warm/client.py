@@ -9,16 +9,16 @@ a refusal, a stale daemon, a timeout, a reply of another shape) returns False an
 if --warm had not been given, from the same bytes. When no daemon listens, one is started in the
 background (at most once per SPAWN_EVERY_S for an identity).
 
-Imports os, sys, time and _socket (not `socket`, which imports enum and costs milliseconds): this runs
-in every hook process.
+This runs in every hook process installed with --warm; it never loads the engine.
 """
 
 from __future__ import annotations
 
-import _socket
 import os
+import socket
 import sys
 import time
+from typing import TYPE_CHECKING
 
 from jitctx.hook.transports.warm.place import (
     ACK,
@@ -32,8 +32,8 @@ from jitctx.hook.transports.warm.place import (
     socket_address,
     warm_dir,
 )
+from jitctx.safe_open import RefusedFile, make_private_dir, open_state_file
 
-TYPE_CHECKING = False  # not on the warm hook's import budget
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -74,7 +74,7 @@ def ask(agent: str, raw: bytes, state_dir: str, use_git: bool, write: Callable[[
         connection.close()
 
 
-def _connect(directory: str, key: str) -> _socket.socket:
+def _connect(directory: str, key: str) -> socket.socket:
     try:
         dir_fd = open_private_dir(directory)
     except FileNotFoundError:
@@ -89,7 +89,7 @@ def _connect(directory: str, key: str) -> _socket.socket:
                 raise _NoDaemon  # a planted file: the daemon, holding its lock, replaces it
         except FileNotFoundError:
             raise _NoDaemon from None
-        connection = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+        connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             connection.settimeout(ANSWER_TIMEOUT_S)
             connection.connect(address)
@@ -105,7 +105,7 @@ def _connect(directory: str, key: str) -> _socket.socket:
 
 
 def _exchange(
-    connection: _socket.socket, head: bytes, raw: bytes, started: float, write: Callable[[bytes], None]
+    connection: socket.socket, head: bytes, raw: bytes, started: float, write: Callable[[bytes], None]
 ) -> bool:
     deadline = started + ANSWER_TIMEOUT_S
     connection.sendall(head)
@@ -160,8 +160,6 @@ def start_daemon(agent: str, state_dir: str, use_git: bool, key: str) -> None:
     /dev/null (it must never hold the agent's pipes, or the agent would wait for it), no other inherited
     descriptor. At most once per SPAWN_EVERY_S per identity; never raises."""
     try:
-        from jitctx.safe_open import RefusedFile, make_private_dir, open_state_file
-
         directory = warm_dir(state_dir)
         make_private_dir(directory)
         os.close(open_private_dir(directory))  # refuses a directory anyone else could enter

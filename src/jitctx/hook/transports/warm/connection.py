@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import socket
+import struct
 import time
 
 from jitctx.clients.all_clients import choices as agents
@@ -93,8 +94,6 @@ def peer_pid(connection: socket.socket) -> int | None:
     option = getattr(socket, "SO_PEERCRED", None)
     if option is None:
         return None
-    import struct
-
     try:
         pid: int = struct.unpack(
             "3i", connection.getsockopt(socket.SOL_SOCKET, option, struct.calcsize("3i"))
@@ -109,8 +108,6 @@ def same_user(connection: socket.socket) -> bool:
     option = getattr(socket, "SO_PEERCRED", None)
     if option is None:
         return True
-    import struct
-
     size = struct.calcsize("3i")
     uid: int = struct.unpack("3i", connection.getsockopt(socket.SOL_SOCKET, option, size))[1]
     return uid == os.getuid()

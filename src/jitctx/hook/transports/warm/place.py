@@ -7,15 +7,18 @@ different environments never share a daemon. The digest (`jitctx.short_digest`) 
 nothing: the daemon compares the identity itself.
 
 The socket lives in `<state dir>/warm/`, a directory of this user that nobody else can enter; the hook
-checks that before it connects. Imports os and sys only: the hook's client uses it.
+checks that before it connects.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs every hook call milliseconds
+import jitctx
+from jitctx.short_digest import short_digest
+
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
@@ -56,8 +59,6 @@ def identity(state_dir: str, use_git: bool, environ: Mapping[str, str] | None = 
     """What makes two hook processes answer alike, as bytes: this jitctx (version, interpreter, package
     directory), the absolute state dir, --no-git, ENV_NAMES (`-` when unset, `=value` when set) and the
     variables named with ENV_PREFIXES that are set."""
-    import jitctx
-
     env = os.environ if environ is None else environ
     package = os.path.dirname(os.path.abspath(jitctx.__file__ or ""))
     fields = [jitctx.__version__, sys.executable, package, state_dir, "git" if use_git else "no-git"]
@@ -68,8 +69,6 @@ def identity(state_dir: str, use_git: bool, environ: Mapping[str, str] | None = 
 
 def key_of(ident: bytes) -> str:
     """The short name of an identity: the file names of its daemon's socket, lock and pid."""
-    from jitctx.short_digest import short_digest
-
     return short_digest(ident)[:16]  # the mixed half: a socket's whole path must fit in about 107 bytes
 
 

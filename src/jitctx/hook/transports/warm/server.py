@@ -17,6 +17,7 @@ one request is logged to the hook log and the daemon goes on.
 from __future__ import annotations
 
 import fcntl
+import importlib
 import os
 import signal
 import socket
@@ -25,6 +26,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from jitctx.clients import all_clients
 from jitctx.hook.log import log_problem
 from jitctx.hook.pipeline import respond
 from jitctx.hook.transports.process import answer_bytes
@@ -296,10 +298,6 @@ class Daemon:
 
 
 def _preload(agent: str) -> None:
-    import importlib
-
-    from jitctx.clients import all_clients
-
     for name in (*PRELOAD, *all_clients.get(agent).preload):
         try:
             importlib.import_module(name)
