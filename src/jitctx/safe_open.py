@@ -10,7 +10,6 @@ Two kinds of file, one place:
   (`open_state_file`, `read_state_file`, `make_private_dir`).
 
 In both, the kind is checked on the open descriptor, so a swap after a stat cannot slip through.
-Imports os, stat and errno only: the hook's fast lane uses it.
 """
 
 from __future__ import annotations

@@ -13,9 +13,8 @@ its startup files by itself:
 * `Installer`: where its hooks are registered and how install writes them;
 * `DoctorChecks`: the checks `jitctx doctor` runs for it.
 
-`all_clients.check` checks every part when a client registers. The hook path imports this module on
-every event, so it imports nothing at load time and builds no dataclass: a client is a plain class with
-one instance in the registry.
+`all_clients.check` checks every part when a client registers. A client is a plain class with one
+instance in the registry.
 """
 
 from __future__ import annotations

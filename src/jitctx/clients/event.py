@@ -4,8 +4,6 @@ A client's `parse` turns its payload into a `HookEvent`; the fast lane and the e
 a payload is parsed once per event and both answer the same question. `parse_claude_shaped` reads the
 dialect most clients share (Claude Code's field names: `hook_event_name`, `session_id`, `cwd`,
 `tool_name`, `tool_input`, `agent_id`), given which of the client's event names mean what.
-
-Imports nothing at load time and builds no class machinery: the fast lane parses with it too.
 """
 
 from __future__ import annotations

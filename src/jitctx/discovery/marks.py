@@ -10,8 +10,6 @@ A mark is only ever a shortcut: a missing, unreadable or foreign mark file means
 directory is simply looked at again (its files are deduplicated by what the session holds). The marks
 of a channel live in a folder named by a random id kept in the session state, so a session that starts
 afresh (or a new channel) never trusts marks of an earlier one.
-
-Imports: os only (json is the caller's): the hook's fast lane reads marks too.
 """
 
 from __future__ import annotations

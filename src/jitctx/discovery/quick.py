@@ -12,8 +12,6 @@ one that decides what loads.
 The state dir is input like any other: its files are opened as regular files of this user only, without
 following a link or waiting on a FIFO, and read up to a cap (`jitctx.safe_open`); a regex from an index
 is matched only when it keeps to the constructs our glob compilers emit (`quick_regex.safe_regex`).
-
-Imports: os, time and re only (json is the caller's), so that the hook can start fast.
 """
 
 from __future__ import annotations

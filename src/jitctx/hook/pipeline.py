@@ -70,9 +70,9 @@ def respond(
             result: dict[str, Any] = {}
         else:
             # The fast lane is a cache in front of the engine: only a miss loads the engine.
-            from pathlib import Path  # keep
+            from pathlib import Path
 
-            from jitctx.hook.engine import Engine, HookEnv  # keep
+            from jitctx.hook.engine import Engine, HookEnv
 
             env = HookEnv(
                 state_dir=Path(state_dir), home=home, use_git=use_git, environ=environ, origin_pid=origin_pid

@@ -3,9 +3,8 @@
 `answer` is what `jitctx hook AGENT` does once the command line has said where state lives and whose
 home it is: it hands the event to the warm daemon when asked to (`transports.warm`), else to the one
 pipeline (`hook.pipeline.respond`), whose answer is written here before the session state is saved. It
-always returns 0, whatever happens: a hook never blocks the agent.
-
-Imports os and sys only at load: a hook the fast lane answers pays for nothing else.
+always returns 0, whatever happens: a hook never blocks the agent. The pipeline is loaded only when the
+warm daemon did not answer: a warm hook never loads it.
 """
 
 from __future__ import annotations
@@ -37,7 +36,7 @@ def answer(
     daemon (`warm`), else the pipeline in this process, with the hook's deadline."""
     if problem is None and warm and ask_warm(agent, raw, state_dir, use_git):
         return 0
-    from jitctx.hook.pipeline import respond  # keep
+    from jitctx.hook.pipeline import respond  # only now: see the module's docstring
 
     # The answer is written before the session state is saved (see hook.pipeline): a file that never
     # reached the agent is sent again on the next event.
@@ -70,7 +69,7 @@ def ask_warm(agent: str, raw: bytes, state_dir: str, use_git: bool) -> bool:
     if len(raw) > MAX_INPUT:
         return False  # the pipeline refuses it with its own message; no need to ship 8 MiB to be told so
     try:
-        from jitctx.hook.transports.warm.client import ask  # keep
+        from jitctx.hook.transports.warm.client import ask  # only with --warm
 
         # Absolute: the daemon does not share this process's current directory.
         return ask(agent, raw, os.path.abspath(state_dir), use_git, write_answer)
