@@ -15,10 +15,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from jitctx import Project, Session
+from jitctx import Project, Session, affected_paths
 from jitctx.assemble import BOUNDARY, PromptAssembler
 from jitctx.model import Load
-from jitctx.touched import affected_paths
 
 # What the scripted model does, turn by turn: (tool name, tool input) as the model would emit them.
 # Tool names are Claude Code's; Codex/Gemini names (read_file, apply_patch...) work the same way.

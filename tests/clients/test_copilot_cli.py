@@ -16,7 +16,7 @@ from jitctx.clients import all_clients
 from jitctx.clients.event import BEFORE_TOOL, PROMPT, START, TOOLS, HookError
 from jitctx.clients.kit.hook_command import is_fail_safe, unguard
 from jitctx.hook.pipeline import respond
-from jitctx.touched import affected_paths
+from jitctx.touched.calls import affected_paths
 
 COPILOT = all_clients.get("copilot-cli")
 PAYLOADS = Path(__file__).parent / "payloads" / "copilot_cli"

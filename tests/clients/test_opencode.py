@@ -23,7 +23,7 @@ from jitctx.clients.kit.settings_file import SettingsError
 from jitctx.clients.opencode import plugin
 from jitctx.clients.opencode.loading import host_profile
 from jitctx.hook.pipeline import respond
-from jitctx.touched import affected_paths
+from jitctx.touched.calls import affected_paths
 
 OPENCODE = all_clients.get("opencode")
 PAYLOADS = Path(__file__).parent / "payloads" / "opencode"

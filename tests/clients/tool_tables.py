@@ -7,7 +7,7 @@ from typing import Any
 
 from jitctx.clients.base import Client
 from jitctx.clients.kit.settings_file import HookEntry
-from jitctx.touched import affected_paths, touched_and_written
+from jitctx.touched.calls import affected_paths, touched_and_written
 from jitctx.touched.samples import SAMPLE_KINDS
 
 # (tool name, input as the client sends it, the paths it touched)

@@ -10,7 +10,7 @@ import pytest
 from jitctx.clients.claude_code import hooks as claude_code
 from jitctx.clients.codex import CLIENT as CODEX
 from jitctx.clients.codex import hooks as codex
-from jitctx.touched import affected_paths
+from jitctx.touched.calls import affected_paths
 from jitctx.touched.tools import REGISTRY
 
 PATCH = "*** Begin Patch\n*** Add File: svc/b/new.py\n+x = 1\n*** End Patch\n"

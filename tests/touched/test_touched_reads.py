@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from jitctx.touched import affected_paths
 from jitctx.touched.bash import read_targets, shell_targets, write_targets
+from jitctx.touched.calls import affected_paths
 
 # The rows the live sessions asked for (Codex reads only through the shell).
 ISSUE_ROWS = [

@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jitctx.clients import all_clients
-from jitctx.touched import affected_paths, touched_and_written
 from jitctx.touched import tools as touched_tools
+from jitctx.touched.calls import affected_paths, touched_and_written
 from jitctx.touched.samples import SAMPLE_KINDS, sample_call
 from jitctx.touched.tools import GENERIC, REGISTRY, glob_prefix, patch_field
 

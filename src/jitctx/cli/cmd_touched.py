@@ -9,7 +9,7 @@ from typing import Any
 
 from jitctx.cli.common import add_json, print_json
 from jitctx.errors import UsageError
-from jitctx.touched import affected_paths
+from jitctx.touched.calls import affected_paths
 from jitctx.touched.tools import REGISTRY
 
 HELP = """\

@@ -7,7 +7,7 @@ from typing import Any
 
 from jitctx.clients.all_clients import choices, get
 from jitctx.errors import UsageError
-from jitctx.touched import affected_paths as touched
+from jitctx.touched.calls import affected_paths as touched
 
 
 def affected_paths(

@@ -35,7 +35,7 @@ from jitctx.discovery.state import STATE_VERSION, ChannelState, Pass, channels_t
 from jitctx.model import Discovery, InstructionFile, Load, LoadReason, Scope, Skip, Startup, Tier
 from jitctx.project import Candidate, Project
 from jitctx.scope import scope_matches
-from jitctx.touched import affected_paths
+from jitctx.touched.calls import affected_paths
 from jitctx.walk import MAX_DEPTH
 
 # How long a long-lived session trusts a directory's watch list once compared (see `_watched_lately`).

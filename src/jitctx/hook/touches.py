@@ -7,7 +7,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from jitctx.touched import touched_and_written
+from jitctx.touched.calls import touched_and_written
 
 if TYPE_CHECKING:
     from typing import Any

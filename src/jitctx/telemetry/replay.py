@@ -37,7 +37,7 @@ from jitctx.telemetry.events import channel_of
 from jitctx.telemetry.replay_host import Usage, total_usage
 from jitctx.telemetry.transcript import Transcript, Turn
 from jitctx.tokens import estimate_tokens
-from jitctx.touched import touched_and_written
+from jitctx.touched.calls import touched_and_written
 
 __all__ = [
     "HostLoad",
