@@ -77,6 +77,18 @@ def test_fast_path_leaves_anything_unusual_to_argparse(argv: list[str]) -> None:
     assert fast_main(argv) is None
 
 
+def test_the_daemons_own_flag_is_not_an_option_for_people(capsys: pytest.CaptureFixture[str]) -> None:
+    """Deliberately: `--serve-warm` is read by the fast entry only (the warm client writes that command
+    line); the parser, its `--help` and a mistyped call do not know it."""
+    with pytest.raises(SystemExit):
+        main(["hook", "claude-code", "--help"])
+    assert "--serve-warm" not in capsys.readouterr().out
+    with pytest.raises(SystemExit) as stopped:
+        main(["hook", "claude-code", "--serve-warm", "--bogus"])
+    assert stopped.value.code == 2
+    assert "unrecognized arguments: --serve-warm --bogus" in capsys.readouterr().err
+
+
 def test_fast_path_reads_stdin_and_writes_stdout(
     root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

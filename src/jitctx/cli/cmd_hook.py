@@ -7,7 +7,6 @@ first hands the event to the warm daemon (jitctx.hook.transports.warm).
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from collections.abc import Sequence
@@ -20,6 +19,7 @@ from jitctx.hook import MAX_INPUT
 from jitctx.hook.transports import process
 
 if TYPE_CHECKING:
+    import argparse
     from pathlib import Path
 
 
@@ -71,8 +71,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="let a jitctx process that stays up answer (see below): the hook starts faster",
     )
-    # The daemon --warm starts (jitctx.hook.transports.warm.server); not for people, so not in --help.
-    parser.add_argument("--serve-warm", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument(
         "--json", action="store_true", help="accepted for uniformity: the answer is always JSON"
     )
@@ -80,7 +78,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     given = None if args.state_dir is None else str(args.state_dir)
-    return answer(args.agent, given, use_git=not args.no_git, warm=args.warm, serve_warm=args.serve_warm)
+    return answer(args.agent, given, use_git=not args.no_git, warm=args.warm)
 
 
 def serve(
@@ -105,7 +103,11 @@ def serve(
 def fast_main(argv: Sequence[str]) -> int | None:
     """`jitctx hook AGENT [--state-dir DIR] [--no-git] [--warm] [--json]` without argparse; None when
     `argv` asks for anything else (help, a typo), so the caller falls back to the full parser and its
-    messages."""
+    messages.
+
+    `--serve-warm` (be the warm daemon) is read here only: it is the daemon's own command line, which
+    the warm client writes (jitctx.hook.transports.warm.client), not an option for people, so the parser
+    does not know it and `--help` does not show it."""
     if not argv or all_clients.canonical(argv[0]) is None:
         return None
     state: str | None = None

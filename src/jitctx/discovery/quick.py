@@ -16,7 +16,6 @@ is matched only when it keeps to the constructs our glob compilers emit (`quick_
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -28,6 +27,7 @@ from jitctx.discovery.glob_keys import keyed_candidates
 from jitctx.discovery.marks import MAX_MARK_BYTES, mark_file_name, parse_mark
 from jitctx.discovery.quick_regex import safe_regex
 from jitctx.safe_open import read_state_file
+from jitctx.short_digest import short_digest
 
 # 3: marks of their own; 4: the rules index's lookups; 5: parsed and held versions; 6: name keys of two
 # segments in a row (an older reader would not look them up, and take a touch for quiet)
@@ -45,6 +45,9 @@ def state_file_name(session_id: str) -> str:
     Kept as is only when the name can be no other file of the store: not hidden (`.`, `..`, the `.tmp-`
     files of a write), not a hash name (`id-…`), and not ending in `.quick` (`x.quick.json` is the quick
     index of session `x`).
+
+    The hash is the state dir's one digest for names (jitctx.short_digest): session ids come from the
+    client, not from a repository, so no one picks two that share a name.
     """
     if (
         0 < len(session_id) <= 100
@@ -54,7 +57,7 @@ def state_file_name(session_id: str) -> str:
     ):
         return f"{session_id}.json"
 
-    return "id-" + hashlib.sha256(session_id.encode("utf-8", "surrogatepass")).hexdigest()[:32] + ".json"
+    return "id-" + short_digest(session_id.encode("utf-8", "surrogatepass")) + ".json"
 
 
 def quick_file_name(session_id: str) -> str:
