@@ -17,11 +17,12 @@ from jitctx.cli.install_help import found_where
 from jitctx.cli.main import main
 from jitctx.clients import all_clients
 from jitctx.clients.base import Client
+from jitctx.clients.setup import Setup
 
 jsonschema = pytest.importorskip("jsonschema")
 
-CLIENTS = all_clients.every()
-TWO = [all_clients.get("claude-code"), all_clients.get("codex")]  # the programs on the fake PATH
+CLIENTS = all_clients.every_setup()
+TWO = [all_clients.setup("claude-code"), all_clients.setup("codex")]  # the programs on the fake PATH
 OTHERS = [client for client in CLIENTS if client not in TWO]
 PROJECT_FILES = {
     client.name: client.settings_path("project", ".", "", {}).as_posix().removeprefix("./")
@@ -91,7 +92,7 @@ def test_installs_exactly_the_clients_found_and_names_the_skipped(
     # the notes a single install says, once per client: the commands and Codex's trust step
     for client in TWO:
         assert f"jitctx hook {client.name}" in err
-    assert err.count(all_clients.get("codex").install_note) == 1
+    assert err.count(all_clients.setup("codex").install_note) == 1
 
 
 def test_json_is_one_document_of_found_skipped_and_results(
@@ -204,7 +205,7 @@ def test_a_variable_that_moves_the_user_folder_is_followed(
     project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("PATH", str(fake_bin(tmp_path / "none", [])))
-    codex = all_clients.get("codex")
+    codex = all_clients.setup("codex")
     monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex-home"))
     (tmp_path / "codex-home").mkdir()
     code, document = run_json(capsys, "install")
@@ -221,11 +222,13 @@ def test_user_folder_holds_the_user_settings_file() -> None:
 
 
 def test_a_client_without_a_user_scope_has_no_user_folder() -> None:
-    class ProjectOnly(Client):
-        name = "project-only"
+    class ProjectOnly(Setup):
         scopes = ("project",)
 
-    assert ProjectOnly().user_folder("/h", {}) is None
+    class ProjectOnlyClient(Client):
+        name = "project-only"
+
+    assert ProjectOnly(ProjectOnlyClient()).user_folder("/h", {}) is None
 
 
 def test_one_client_failing_leaves_the_others_installed(

@@ -9,11 +9,12 @@ from typing import Any
 from jitctx.cli.install_help import where_entries_go
 from jitctx.clients import all_clients
 from jitctx.clients.base import Client
+from jitctx.clients.setup import Setup
 
 
 def test_every_client_and_scope_has_its_row() -> None:
     text = where_entries_go()
-    for client in all_clients.every():
+    for client in all_clients.every_setup():
         assert client.name in text
         for scope in client.scopes:
             assert f"--scope {scope}" in text
@@ -22,12 +23,14 @@ def test_every_client_and_scope_has_its_row() -> None:
 
 
 def test_a_client_added_to_the_registry_is_described() -> None:
-    class Fake(Client):
+    class FakeClient(Client):
         name = "fake-cli"
+
+    class Fake(Setup):
         scopes = ("project", "user")
 
         def settings_path(self, scope: str, root: str, home: str, environ: Any) -> Path:
             return Path(home if scope == "user" else root) / ".fake" / "hooks.json"
 
-    text = where_entries_go([Fake()])
+    text = where_entries_go([Fake(FakeClient())])
     assert "fake-cli" in text and "<root>/.fake/hooks.json" in text and "~/.fake/hooks.json" in text

@@ -222,9 +222,9 @@ def test_user_scope_goes_to_the_config_folder(
     assert main(["install", "opencode", "--scope", "user", "--root", str(project(tmp_path))]) == 0
     assert plugin.is_ours((home / ".config/opencode/plugins/jitctx.js").read_text())
     xdg = tmp_path / "xdg"
-    assert OPENCODE.settings_path("user", "/r", str(home), {"XDG_CONFIG_HOME": str(xdg)}) == (
-        xdg / "opencode/plugins/jitctx.js"
-    )
+    assert all_clients.setup("opencode").settings_path(
+        "user", "/r", str(home), {"XDG_CONFIG_HOME": str(xdg)}
+    ) == (xdg / "opencode/plugins/jitctx.js")
 
 
 def test_a_plugin_file_that_is_not_ours_is_left_alone(

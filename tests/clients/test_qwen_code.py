@@ -98,7 +98,7 @@ def test_subagent_start_is_not_answered(tmp_path: Path) -> None:
     root = project(tmp_path)
     with pytest.raises(HookError, match="unknown hook event 'SubagentStart' for qwen-code"):
         QWEN.parse(payload("subagent_start", root))
-    assert "SubagentStart" not in {entry.event for entry in QWEN.entries()}
+    assert "SubagentStart" not in {entry.event for entry in all_clients.setup("qwen-code").entries()}
 
 
 def test_start_sends_what_it_does_not_load_itself(tmp_path: Path) -> None:
@@ -252,12 +252,17 @@ def test_install_and_uninstall_in_both_scopes(
 def test_the_user_scope_follows_qwen_home(tmp_path: Path) -> None:
     home = tmp_path / "home"
     elsewhere = tmp_path / "qwen-home"
-    assert QWEN.settings_path("user", "/p", str(home), {}) == home / ".qwen/settings.json"
     assert (
-        QWEN.settings_path("user", "/p", str(home), {"QWEN_HOME": str(elsewhere)})
+        all_clients.setup("qwen-code").settings_path("user", "/p", str(home), {})
+        == home / ".qwen/settings.json"
+    )
+    assert (
+        all_clients.setup("qwen-code").settings_path("user", "/p", str(home), {"QWEN_HOME": str(elsewhere)})
         == elsewhere / "settings.json"
     )
-    assert QWEN.settings_path("project", "/p", str(home), {}) == Path("/p/.qwen/settings.json")
+    assert all_clients.setup("qwen-code").settings_path("project", "/p", str(home), {}) == Path(
+        "/p/.qwen/settings.json"
+    )
 
 
 def doctor_checks(capsys: pytest.CaptureFixture[str], name: str) -> list[dict[str, Any]]:

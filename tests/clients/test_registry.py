@@ -33,7 +33,7 @@ def test_every_registered_client_is_a_client_with_its_own_folder() -> None:
         assert module == f"jitctx.clients.{name.replace('-', '_')}"
         assert (PACKAGE / "clients" / name.replace("-", "_") / "__init__.py").is_file()
         assert client.profile().name == name  # its `--agent` profile is its own
-        assert client.events and client.entries()  # a hook dialect and the entries that install it
+        assert client.events and all_clients.setup(name).entries()  # a hook dialect, entries installing it
 
 
 def test_aliases_reach_their_client() -> None:
@@ -159,30 +159,54 @@ def test_a_generic_client_has_the_generic_tools_and_samples() -> None:
 
 def test_a_client_registers_only_whole() -> None:
     """Each part is checked when a client registers: its name as the registry's, an event to answer,
-    and (when the registry is listed) a profile of its own and no hook installed for an event its
-    dialect does not read."""
+    and (when the registry is listed) a profile of its own; its setup, when asked for, is its own and
+    installs no hook for an event its dialect does not read."""
     from dataclasses import replace
 
     from jitctx.clients.kit.settings_file import HookEntry
+    from jitctx.clients.setup import Setup
     from jitctx.profiles import Profile, get_profile
 
     class Half(Client):
         name, title, program = "half", "Half", "half"
         events = frozenset({"SessionStart"})
 
-        def entries(self, transport: str = "command") -> tuple[HookEntry, ...]:
-            return (HookEntry("SessionStart", None, 5), HookEntry("PreToolUse", "Write", 5))
-
         def profile(self) -> Profile:
             return replace(get_profile("jitctx"), name="half")
 
+    class HalfSetup(Setup):
+        def entries(self, transport: str = "command") -> tuple[HookEntry, ...]:
+            return (HookEntry("SessionStart", None, 5), HookEntry("PreToolUse", "Write", 5))
+
     with pytest.raises(TypeError, match="registered as 'other'"):
         all_clients.check(Half(), "other")
-    all_clients.check(Half(), "half")
+    half = Half()
+    all_clients.check(half, "half")
+    all_clients.check_parts(half)
     with pytest.raises(TypeError, match="install registers PreToolUse, which its dialect does not read"):
-        all_clients.check_parts(Half())
+        all_clients.check_setup(HalfSetup(half), half)
+    with pytest.raises(TypeError, match="registered for <client half>"):
+        all_clients.check_setup(HalfSetup(Half()), half)  # the setup of another client object
     Half.events = frozenset({"SessionStart", "PreToolUse"})
-    all_clients.check_parts(Half())
+    all_clients.check_setup(HalfSetup(half), half)
+
+
+def test_a_setup_is_loaded_only_when_asked_for() -> None:
+    """A hook process loads its client, never the setup: install and doctor ask for it by name."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from jitctx.clients import all_clients\n"
+        "for name in all_clients.names(): all_clients.get(name)\n"
+        "loaded = sorted(m for m in sys.modules if m.endswith('.setup') or m.endswith('.doctor'))\n"
+        "assert not loaded, loaded\n"
+        "assert all_clients.setup('gemini').client is all_clients.get('gemini-cli')\n"
+        "assert 'jitctx.clients.gemini_cli.setup' in sys.modules\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
 
 
 def test_every_client_reads_its_own_profile() -> None:

@@ -246,7 +246,7 @@ def test_a_broken_jitctx_never_blocks_a_call(
         program.chmod(0o755)
     invocation = f"{program} hook {agent}"
     command = {"fail-safe": fail_safe(invocation), "exec": guard(invocation), "bare": invocation}[form]
-    path = all_clients.get(agent).settings_path("project", str(harness.root), "", {})
+    path = all_clients.setup(agent).settings_path("project", str(harness.root), "", {})
     settings = json.loads(path.read_text())
     for groups in settings["hooks"].values():
         for group in groups:

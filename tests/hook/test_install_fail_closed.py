@@ -65,7 +65,7 @@ def test_fail_safe_commands_are_jitctxs(command: str, ours: bool) -> None:
 
 
 def test_only_the_clients_that_fail_closed_get_it() -> None:
-    for client in all_clients.every():
+    for client in all_clients.every_setup():
         closed = {entry.fails_closed for entry in client.entries()}
         # All of a client's entries or none: one command per settings file, one doctor line for it.
         assert closed == ({True} if client.name in CLOSED else {False}), client.name
@@ -89,7 +89,7 @@ def test_old_forms_are_updated_and_every_form_is_removed() -> None:
 
 
 def settings_file(agent: str, scope: str, root: Path, home: Path) -> Path:
-    return all_clients.get(agent).settings_path(scope, str(root), str(home), {})
+    return all_clients.setup(agent).settings_path(scope, str(root), str(home), {})
 
 
 def pre_tool_command(agent: str, scope: str, root: Path, home: Path) -> str:

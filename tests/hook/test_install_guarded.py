@@ -21,12 +21,12 @@ from jitctx.clients.kit.hook_command import fail_safe, guard, is_guarded, is_jit
 from jitctx.clients.kit.mcp_transport import server_spec
 from jitctx.clients.kit.settings_file import install, is_warm_command, uninstall
 
-SHELL_CLIENTS = [c.name for c in all_clients.every() if "project" in c.scopes and not c.hooks_file]
+SHELL_CLIENTS = [c.name for c in all_clients.every_setup() if "project" in c.scopes and not c.hooks_file]
 GUARDED = "command -v jitctx >/dev/null 2>&1 && exec jitctx hook gemini-cli || echo '{}'"
 
 
 def settings_path(root: Path, agent: str) -> Path:
-    return all_clients.get(agent).settings_path("project", str(root), "", {})
+    return all_clients.setup(agent).settings_path("project", str(root), "", {})
 
 
 def settings(root: Path, agent: str) -> dict[str, Any]:
@@ -75,7 +75,7 @@ def test_the_program_warm_and_mcp_server_of_a_guarded_command_are_the_guarded_on
 def written(agent: str, command: str) -> str:
     """`command` as install writes it for `agent`: a client that takes a failing hook for a deny gets
     the form that always exits 0 (tests/hook/test_install_fail_closed.py)."""
-    closed = any(entry.fails_closed for entry in all_clients.get(agent).entries())
+    closed = any(entry.fails_closed for entry in all_clients.setup(agent).entries())
     return fail_safe(command) if closed else command
 
 

@@ -14,7 +14,7 @@ from jitctx.cli.main import main
 from jitctx.clients import all_clients
 from jitctx.clients.kit.hook_command import fail_safe, guard
 
-PROJECT_CLIENTS = [c.name for c in all_clients.every() if "project" in c.scopes]
+PROJECT_CLIENTS = [c.name for c in all_clients.every_setup() if "project" in c.scopes]
 
 
 def venv_jitctx(venv: Path) -> Path:
@@ -55,7 +55,7 @@ def test_the_committed_file_names_no_path_of_this_machine(
     # Run through a shell, it is guarded: a machine without jitctx gets the empty answer `{}`. OpenCode's
     # plugin starts the program itself and leaves OpenCode alone when it cannot.
     assert doc["scope"] == "project"
-    client = all_clients.get(agent)
+    client = all_clients.setup(agent)
     expected = command if client.hooks_file else guard(command)
     if not client.hooks_file and any(entry.fails_closed for entry in client.entries()):
         expected = fail_safe(expected)  # a client that takes a failing hook for a deny: never exits non-zero

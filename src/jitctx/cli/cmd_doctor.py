@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     installed = 0
 
     home = user_home()
-    clients = all_clients.every()
+    clients = all_clients.every_setup()
     for client in clients:
         client_checks, has_hooks = client.doctor(root, home, os.environ)
         checks.extend(client_checks)

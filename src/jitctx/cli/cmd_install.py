@@ -48,8 +48,8 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from jitctx.cli.install_server import ServerChange
-    from jitctx.clients.base import Client
     from jitctx.clients.kit.settings_file import Change
+    from jitctx.clients.setup import Setup
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -127,7 +127,7 @@ def default_command(agent: str, scope: str = "user") -> str:
     return f"{shlex.quote(sys.executable)} -m jitctx hook {agent}"
 
 
-def hook_command(client: Client, scope: str, given: str | None, warm: bool) -> str:
+def hook_command(client: Setup, scope: str, given: str | None, warm: bool) -> str:
     """The command install writes: `given` (--command) or the scope's default, with --warm. In the
     committed scope a client that runs hook commands through a shell gets the guarded form, which
     answers `{}` on a machine without jitctx (clients.kit.hook_command.guard); a plugin of jitctx's own starts
@@ -173,8 +173,8 @@ def settings_file(agent: str, scope: str, root_arg: str | None) -> Path:
     return path
 
 
-def client_of(agent: str) -> Client:
-    return all_clients.get(agent)
+def client_of(agent: str) -> Setup:
+    return all_clients.setup(agent)
 
 
 @dataclass(frozen=True)
@@ -336,7 +336,7 @@ class Presence:
         return self.program is not None or self.folder is not None
 
 
-def presence(client: Client, home: str | None, environ: Mapping[str, str]) -> Presence:
+def presence(client: Setup, home: str | None, environ: Mapping[str, str]) -> Presence:
     program = shutil.which(client.program, path=environ.get("PATH")) if client.program else None
     folder = client.user_folder(home or "", environ)
     if folder is not None and not (folder.is_absolute() and os.path.isdir(folder)):
@@ -348,7 +348,7 @@ def presence(client: Client, home: str | None, environ: Mapping[str, str]) -> Pr
 class ClientRun:
     """What an install or uninstall without a name did for one client: done, skipped, or failed."""
 
-    client: Client
+    client: Setup
     presence: Presence
     args: argparse.Namespace | None = None  # the client's own arguments, when it was done
     outcome: Outcome | None = None
@@ -382,7 +382,7 @@ def run_every(args: argparse.Namespace) -> int:
     return code
 
 
-def _run_one(args: argparse.Namespace, client: Client, home: str | None) -> ClientRun:
+def _run_one(args: argparse.Namespace, client: Setup, home: str | None) -> ClientRun:
     found = presence(client, home, os.environ)
     if not found.found and not args.uninstall:  # uninstall looks everywhere: the program may be gone
         return ClientRun(client, found, skipped="not found")
@@ -643,7 +643,7 @@ def _written_notes(args: argparse.Namespace, outcome: Outcome) -> list[str]:
     return notes
 
 
-def portable_notes(client: Client, command: str, path: Path, root: str) -> list[str]:
+def portable_notes(client: Setup, command: str, path: Path, root: str) -> list[str]:
     """What the committed command does on each machine, and what is amiss with it on this one."""
     program = command_program(command) or ""
     others = " or ".join(f"--scope {scope}" for scope in client.scopes if scope != COMMITTED_SCOPE)
@@ -697,7 +697,7 @@ def _is_this_install(program: str) -> bool:
     return first.startswith(b"#!") and os.fsencode(sys.executable) in first
 
 
-def _started_elsewhere(client: Client, scope: str, root: str) -> str | None:
+def _started_elsewhere(client: Setup, scope: str, root: str) -> str | None:
     """Said when the project's settings go to a folder above this one, and the client, started here,
     would not read them (it reads project settings where it starts)."""
     if scope == "user" or not client.settings_where_started:
@@ -713,5 +713,5 @@ def _started_elsewhere(client: Client, scope: str, root: str) -> str | None:
     )
 
 
-def _clients() -> list[Client]:
-    return all_clients.every()
+def _clients() -> list[Setup]:
+    return all_clients.every_setup()

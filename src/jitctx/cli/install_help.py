@@ -15,7 +15,7 @@ from jitctx.clients import all_clients
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from jitctx.clients.base import Client
+    from jitctx.clients.setup import Setup
 
 INSTALL_INTRO = """\
 Merges jitctx's hook entries into the agent's settings file and leaves everything else in it as it was.
@@ -120,10 +120,10 @@ def install_help() -> str:
     return f"{INSTALL_INTRO}\nWhere the entries go:\n{where_entries_go()}\n{every}\n{INSTALL_DETAILS}"
 
 
-def found_where(clients: Iterable[Client] | None = None) -> str:
+def found_where(clients: Iterable[Setup] | None = None) -> str:
     """One row per client: the program looked for on PATH, and the user folder looked for."""
     if clients is None:
-        clients = all_clients.every()
+        clients = all_clients.every_setup()
     rows = []
     for client in clients:
         asked = _AskedEnviron()
@@ -147,10 +147,10 @@ def found_where(clients: Iterable[Client] | None = None) -> str:
     )
 
 
-def where_entries_go(clients: Iterable[Client] | None = None) -> str:
+def where_entries_go(clients: Iterable[Setup] | None = None) -> str:
     """One row per client and scope: the settings file, and what the scope means or what moves it."""
     if clients is None:
-        clients = all_clients.every()
+        clients = all_clients.every_setup()
     rows: list[tuple[str, str, str, list[str]]] = []
     explained: set[str] = set()
     for client in clients:
@@ -169,11 +169,11 @@ def where_entries_go(clients: Iterable[Client] | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _shown(client: Client, scope: str, environ: Mapping[str, str]) -> str:
+def _shown(client: Setup, scope: str, environ: Mapping[str, str]) -> str:
     return client.settings_path(scope, "<root>", "~", environ).as_posix()
 
 
-def _moved_by(client: Client, scope: str, path: str, names: Iterable[str]) -> list[str]:
+def _moved_by(client: Setup, scope: str, path: str, names: Iterable[str]) -> list[str]:
     """The other place of a scope's file for each variable the client looked up that moves it."""
     notes = []
     for name in dict.fromkeys(names):

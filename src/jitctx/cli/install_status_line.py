@@ -26,7 +26,7 @@ from jitctx.clients.kit.status_line import setting_at as status_line_at
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from jitctx.clients.base import Client
+    from jitctx.clients.setup import Setup
 
 
 class StatusLineOutcome(NamedTuple):
@@ -50,7 +50,7 @@ def status_line_command(scope: str) -> str:
 
 
 def users_elsewhere(
-    client: Client, written: Path, root: str, home: str | None, environ: Mapping[str, str]
+    client: Setup, written: Path, root: str, home: str | None, environ: Mapping[str, str]
 ) -> tuple[Path, str | None] | None:
     """A status line of the user's in another of the client's settings files (one of its scopes), which
     the agent would show instead of jitctx's or hide behind it: its file and command."""
@@ -67,7 +67,7 @@ def users_elsewhere(
     return None
 
 
-def notes(client: Client, outcome: StatusLineOutcome, scope: str, dry_run: bool) -> list[str]:
+def notes(client: Setup, outcome: StatusLineOutcome, scope: str, dry_run: bool) -> list[str]:
     """What install says about the status line (stderr)."""
     change, path = outcome
     if change.action == LEFT:
@@ -89,5 +89,5 @@ def notes(client: Client, outcome: StatusLineOutcome, scope: str, dry_run: bool)
     return said
 
 
-def _private_scope(client: Client) -> str:
+def _private_scope(client: Setup) -> str:
     return next((scope for scope in client.scopes if scope != COMMITTED_SCOPE), "user")

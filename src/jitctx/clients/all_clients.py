@@ -1,8 +1,10 @@
-"""The registry of live clients: one line each, the module whose `CLIENT` is that client.
+"""The registry of live clients: one line each, the package whose `CLIENT` is that client as its hooks
+see it, and whose `setup` module's `SETUP` is where its hooks are registered and what `doctor` checks.
 
-A client's module is imported when it is first asked for (a hook process loads one). Everything that
-iterates over agents — the command line's choices, install, uninstall, doctor, `profiles`, the warm
-daemon's preload — goes through `names()`, `get()` and `every()`.
+A client's module is imported when it is first asked for (a hook process loads one, and never a setup).
+Everything that iterates over agents — the command line's choices, `profiles`, the warm daemon's preload
+— goes through `names()`, `get()` and `every()`; install, uninstall and doctor through `setup()` and
+`every_setup()`.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from jitctx.touched.samples import SAMPLE_KINDS
 
 if TYPE_CHECKING:
     from jitctx.clients.base import Client
+    from jitctx.clients.setup import Setup
 
 CLIENTS = {
     "claude-code": "jitctx.clients.claude_code",
@@ -96,20 +99,27 @@ def check_samples(client: Client) -> None:
 
 
 def check_parts(client: Client) -> None:
-    """The parts a hook process does not need: the samples previews play, its own loading (a profile of
-    its own, named as the client) and its installer (no hook installed for an event its dialect does not
-    read)."""
+    """The parts a hook process does not need: the samples previews play, and its own loading (a profile
+    of its own, named as the client)."""
     check_samples(client)
     profile = client.profile()
     if profile.name != client.name:
         raise TypeError(f"{client!r}: its profile is called {profile.name!r}")
-    if not client.hooks_file:  # a plugin's hooks are its file's (`install_file`), not settings entries
-        for transport in client.transports:
-            unknown = sorted({entry.event for entry in client.entries(transport)} - client.events)
-            if unknown:
-                raise TypeError(
-                    f"{client!r}: install registers {', '.join(unknown)}, which its dialect does not read"
-                )
+
+
+def check_setup(setup: Setup, client: Client) -> None:
+    """A setup registers only on its own client, and installs no hook for an event the client's dialect
+    does not read."""
+    if setup.client is not client:
+        raise TypeError(f"{setup!r}: registered for {client!r}")
+    if setup.hooks_file:  # a plugin's hooks are its file's (`install_file`), not settings entries
+        return
+    for transport in setup.transports:
+        unknown = sorted({entry.event for entry in setup.entries(transport)} - client.events)
+        if unknown:
+            raise TypeError(
+                f"{setup!r}: install registers {', '.join(unknown)}, which its dialect does not read"
+            )
 
 
 _parts_checked: set[str] = set()
@@ -124,6 +134,24 @@ def every() -> list[Client]:
     return clients
 
 
+_setups: dict[str, Setup] = {}
+
+
+def setup(name: str) -> Setup:
+    """The setup of the client called `name` (or an alias of it); KeyError when there is none."""
+    client = get(name)
+    found = _setups.get(client.name)
+    if found is None:
+        found = importlib.import_module(f"{CLIENTS[client.name]}.setup").SETUP
+        check_setup(found, client)
+        _setups[client.name] = found
+    return found
+
+
+def every_setup() -> list[Setup]:
+    return [setup(client.name) for client in every()]
+
+
 def choices() -> list[str]:
     """Every name the command line accepts for a client: registry names, then aliases."""
     return [*CLIENTS, *(alias for client in every() for alias in client.aliases)]
@@ -131,7 +159,7 @@ def choices() -> list[str]:
 
 def mcp_hook_client() -> Client:
     """The client whose hooks can call the `jitctx mcp` server's `hook_event` tool (`--transport mcp`)."""
-    for client in every():
-        if "mcp" in client.transports:
-            return client
+    for found in every_setup():
+        if "mcp" in found.transports:
+            return found.client
     raise LookupError("no client has an mcp transport")  # pragma: no cover - the registry has one

@@ -1,38 +1,34 @@
-"""What jitctx must know of one live coding agent: a few small protocols, one class per live client.
+"""What a hook process must know of one live coding agent: three small protocols, one class per client.
 
 A live client is one folder of `jitctx.clients` and one line of `all_clients.CLIENTS`, the way pre-commit
 keeps a language: everything that differs between agents is declared in its folder, and the rest of
-jitctx asks the registry, never an agent's name. A `Client` is made of five parts, each with defaults
-for an agent with Claude-shaped hooks (`hookSpecificOutput.additionalContext`) that loads nothing beyond
-its startup files by itself:
+jitctx asks the registry, never an agent's name. A `Client` is what its hook events need, in three parts,
+each with defaults for an agent with Claude-shaped hooks (`hookSpecificOutput.additionalContext`) that
+loads nothing beyond its startup files by itself:
 
 * `HookDialect`: the events it sends and how they read (`parse`), its tools and what each touches, and
   the answers it takes (`render`, `render_hold`);
 * `OwnLoading`: what it loads by itself, and when (its profile, per release through its `Follower`);
-* `EvidenceReader`: what its own records show reached the model (transcripts, forks, drift);
-* `Installer`: where its hooks are registered and how install writes them;
-* `DoctorChecks`: the checks `jitctx doctor` runs for it.
+* `EvidenceReader`: what its own records show reached the model (transcripts, forks, drift).
 
-`all_clients.check` checks every part when a client registers. A client is a plain class with one
-instance in the registry.
+Where its hooks are registered and what `doctor` checks are its `Setup` (`jitctx.clients.setup`), in
+the folder's `setup` module: a hook process never loads them. `all_clients` checks both when they
+register. A client is a plain class with one instance in the registry.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from jitctx.clients.event import parse_claude_shaped
 from jitctx.touched.tools import GENERIC, GENERIC_WRITES
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
-    from pathlib import Path
     from typing import Any
 
     from jitctx.clients.event import HookEvent
-    from jitctx.clients.kit.checks import Check
-    from jitctx.clients.kit.settings_file import HookEntry
     from jitctx.clients.kit.transcript_drift import SessionDrift
     from jitctx.profiles import Profile
     from jitctx.touched.tools import Declaration
@@ -244,79 +240,12 @@ class EvidenceReader:
         answer, and raising here is only logged."""
 
 
-class Installer:
-    """Where the client's hooks are registered, and how `install` writes and `uninstall` removes them."""
-
-    name: str = ""  # the client's name, which its entries' commands carry
-
-    # The settings scopes, lowest priority first; the transports `install --transport` takes.
-    scopes: tuple[str, ...] = ("project", "user")
-    transports: tuple[str, ...] = ("command",)
-    # Does the client read project settings only in the folder it starts in (not the root's when started
-    # in a subfolder)? install and doctor say so.
-    settings_where_started: bool = False
-    # Said after `install` (the trust step the client needs before it runs a hook), or "".
-    install_note: str = ""
-    # Are the client's hooks a file of jitctx's own that the client loads (a plugin), at `settings_path`,
-    # rather than entries in a settings file? Then `install_file` writes and removes it.
-    hooks_file: bool = False
-    # Where the settings file holds the client's status line command, as a path of keys (Claude Code:
-    # `("statusLine",)`); () when it has none. `install --statusline` sets it to `jitctx statusline`
-    # (clients.kit.status_line).
-    status_line_setting: tuple[str, ...] = ()
-
-    def settings_path(self, scope: str, root: str, home: str, environ: Mapping[str, str]) -> Path:
-        raise NotImplementedError
-
-    def user_folder(self, home: str, environ: Mapping[str, str]) -> Path | None:
-        """The client's own folder for this user (`~/.claude`, `$CODEX_HOME`), whose presence says the
-        client is used on this machine; None without a user scope. By default, the folder of the user
-        scope's settings file."""
-        if "user" not in self.scopes:
-            return None
-        return self.settings_path("user", "", home, environ).parent
-
-    def entries(self, transport: str = "command") -> tuple[HookEntry, ...]:
-        raise NotImplementedError
-
-    def install_entries(self, data: dict[str, Any], command: str) -> tuple[dict[str, Any], list[Any]]:
-        """`data` (the settings file) with this client's hook entries running `command`."""
-
-        # The install and doctor parts are imported by the commands that use them, not by every hook
-        # process (the client object carries all five parts).
-        from jitctx.clients.kit import settings_file
-
-        return settings_file.install(data, self.entries(), command, self.name)
-
-    def install_file(self, path: Path, command: str | None, state: Path, dry_run: bool) -> Any:
-        """For a client with `hooks_file`: write its hook file running `command` at `path`, or remove it
-        (None). Returns what changed: `changes`, `changed`, `backup`, `diff`, `removed`."""
-        raise NotImplementedError
-
-
-class DoctorChecks:
-    """What `jitctx doctor` checks for the client."""
-
-    program: str = ""  # the executable `doctor` asks for `--version`
-
-    def doctor(self, root: str, home: str | None, environ: Mapping[str, str]) -> tuple[list[Check], bool]:
-        """Checks of this client's setup (where its installer says hooks are), and whether jitctx's hooks
-        are installed for it anywhere."""
-        client = cast("Client", self)  # the default checks read the client's installer part
-
-        places = [(scope, client.settings_path(scope, root, home or "", environ)) for scope in client.scopes]
-        if home is None:
-            places = [(scope, path) for scope, path in places if scope != "user"]
-        from jitctx.clients.kit.doctor_kit import settings_checks  # see install_entries
-
-        return settings_checks(client, places)
-
-
-class Client(HookDialect, OwnLoading, EvidenceReader, Installer, DoctorChecks):
-    """One live agent: the five parts, and how people call it."""
+class Client(HookDialect, OwnLoading, EvidenceReader):
+    """One live agent as its hook events see it: the three parts a hook uses, and how people call it."""
 
     name: str = ""  # `jitctx hook NAME`, `jitctx install NAME`; also its profile's name
     title: str = ""  # for people: "Claude Code"
+    program: str = ""  # its executable: `doctor` asks it for `--version`, install says where it runs
     package: str = ""  # where it comes from (npm), for messages and the README
     aliases: tuple[str, ...] = ()  # other names the command line accepts
 

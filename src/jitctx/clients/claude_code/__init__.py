@@ -2,9 +2,10 @@
 `~/.claude/settings.json`; loads nested CLAUDE.md files and `.claude/rules` by itself after the calls its
 release follows (`release`), reports its own loads through InstructionsLoaded, forks sessions.
 
-The modules of this folder: `profile` (what it reads), `hooks` (events, install entries, settings
-places), `release` and `transcript` (what the release in use follows, read from the transcript),
-`skill_use` (Skill tool telemetry), `mcp_hook` (the `--transport mcp` entries), `doctor`.
+This module is the client as its hook events see it; the other modules of this folder: `profile` (what
+it reads), `tools`, `release` and `transcript` (what the release in use follows, read from the
+transcript), `evidence`, `drift`, `skill_use` (Skill tool telemetry); and for install and doctor only,
+`setup` (its `Setup`), `hooks` (install entries, settings places), `doctor`.
 """
 
 from __future__ import annotations
@@ -20,12 +21,9 @@ from jitctx.clients.kit.mcp_transport import hook_payload
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
-    from pathlib import Path
     from typing import Any
 
     from jitctx.clients.claude_code.transcript import Release
-    from jitctx.clients.kit.checks import Check
-    from jitctx.clients.kit.settings_file import HookEntry
     from jitctx.clients.kit.transcript_drift import SessionDrift
     from jitctx.profiles import Profile
 
@@ -94,18 +92,12 @@ class ClaudeCode(Client):
     profile_module = "jitctx.clients.claude_code.profile"
     tools_module = "jitctx.clients.claude_code.tools"
     fast_lane = True
-    settings_where_started = True  # 2.1.197 and 2.1.332, started in src/ui: src/ui/.claude/ only
     recorded_tools = frozenset({"Skill"})
     preload = (
         "jitctx.clients.claude_code.release",
         "jitctx.clients.claude_code.skill_use",
         "jitctx.clients.claude_code.transcript",
     )
-    scopes = ("project", "local", "user")
-    transports = ("command", "mcp")
-    # {"type": "command", "command": ...}, in any scope (2.1.332's settings schema; its input on stdin
-    # carries the hooks' session_id)
-    status_line_setting = ("statusLine",)
 
     def discovery_profile(
         self, every_format: Profile, root: str, environ: Mapping[str, str], home: str | None
@@ -162,21 +154,6 @@ class ClaudeCode(Client):
 
     def mcp_payload(self, fields: dict[str, Any]) -> dict[str, Any]:
         return hook_payload(fields)
-
-    def settings_path(self, scope: str, root: str, home: str, environ: Mapping[str, str]) -> Path:
-        from jitctx.clients.claude_code.hooks import settings_path
-
-        return settings_path(scope, root, home)
-
-    def entries(self, transport: str = "command") -> tuple[HookEntry, ...]:
-        from jitctx.clients.claude_code.hooks import ENTRIES, MCP_ENTRIES
-
-        return MCP_ENTRIES if transport == "mcp" else ENTRIES
-
-    def doctor(self, root: str, home: str | None, environ: Mapping[str, str]) -> tuple[list[Check], bool]:
-        from jitctx.clients.claude_code.doctor import doctor
-
-        return doctor(self, root, home, environ)
 
 
 CLIENT = ClaudeCode()

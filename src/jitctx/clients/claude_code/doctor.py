@@ -17,11 +17,11 @@ from jitctx.clients.kit.mcp_transport import APPROVALS, MCP_SERVER, is_jitctx_se
 from jitctx.clients.kit.status_line import status_line_checks
 
 if TYPE_CHECKING:
-    from jitctx.clients.base import Client
+    from jitctx.clients.setup import Setup
 
 
 def doctor(
-    client: Client, root: str, home: str | None, environ: Mapping[str, str]
+    client: Setup, root: str, home: str | None, environ: Mapping[str, str]
 ) -> tuple[list[Check], bool]:
     places = [(scope, settings_path(scope, root, home or "")) for scope in ("project", "local")]
     if home:

@@ -4,9 +4,10 @@ start (and a sub-agent at its own start), and nothing while it works, so every n
 send. A sub-agent is a channel of its own in its parent's session (`hooks`); what reached the model is
 read from the thread's rollout (`rollout`, `evidence`), and so is `stats --drift` (`drift`).
 
-The modules of this folder: `profile`, `hooks` (events, install entries, settings places), `config` (the
-user's config.toml), `rollout` (its records read back), `evidence`, `drift`, `doctor` (config.toml,
-`trust` records, the `plugin`).
+This module is the client as its hook events see it; the other modules of this folder: `profile`,
+`tools`, `config` (the user's config.toml), `rollout` (its records read back), `evidence`, `drift`; and
+for install and doctor only, `setup` (its `Setup`), `hooks` (install entries, settings places),
+`doctor` (config.toml, `trust` records, the `plugin`).
 """
 
 from __future__ import annotations
@@ -18,12 +19,9 @@ from jitctx.clients.event import parse_claude_shaped
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
-    from pathlib import Path
     from typing import Any
 
     from jitctx.clients.event import HookEvent
-    from jitctx.clients.kit.checks import Check
-    from jitctx.clients.kit.settings_file import HookEntry
     from jitctx.clients.kit.transcript_drift import SessionDrift
     from jitctx.profiles import Profile
 
@@ -35,12 +33,6 @@ KINDS = {
     "PostToolUse": "tools",
     "SubagentStart": "subagent",
 }
-
-TRUST_NOTE = """\
-jitctx: Codex runs a new or changed hook only after you trust it: start Codex, type /hooks, and trust
-        the jitctx hooks (a project's .codex/ is read only in a folder Codex trusts, too).
-        Check with `jitctx doctor`: it reads the trust Codex recorded in ~/.codex/config.toml
-        ($CODEX_HOME/config.toml), the [hooks.state."<hooks.json>:<event>:<group>:<handler>"] tables."""
 
 
 class Codex(Client):
@@ -55,8 +47,6 @@ class Codex(Client):
     # 0.171.0: a sub-agent's events name its own rollout, which holds the parent's conversation when it
     # was forked (`fork_turns: "all"`): its records are evidence for its channel.
     subagent_transcript = True
-    scopes = ("project", "user")
-    install_note = TRUST_NOTE
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent:
         return parse_claude_shaped(self, payload, KINDS)
@@ -91,21 +81,6 @@ class Codex(Client):
         from jitctx.clients.codex.drift import session_drift
 
         return session_drift(session_id, root, host_loaded, home, environ)
-
-    def settings_path(self, scope: str, root: str, home: str, environ: Mapping[str, str]) -> Path:
-        from jitctx.clients.codex.hooks import settings_path
-
-        return settings_path(scope, root, home, environ.get("CODEX_HOME") or None)
-
-    def entries(self, transport: str = "command") -> tuple[HookEntry, ...]:
-        from jitctx.clients.codex.hooks import ENTRIES
-
-        return ENTRIES
-
-    def doctor(self, root: str, home: str | None, environ: Mapping[str, str]) -> tuple[list[Check], bool]:
-        from jitctx.clients.codex.doctor import doctor
-
-        return doctor(self, root, home, environ)
 
 
 CLIENT = Codex()

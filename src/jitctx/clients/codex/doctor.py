@@ -17,13 +17,13 @@ from jitctx.clients.kit.checks import OK, PROBLEM, WARN, Check, Handler
 from jitctx.clients.kit.doctor_kit import settings_checks
 
 if TYPE_CHECKING:
-    from jitctx.clients.base import Client
+    from jitctx.clients.setup import Setup
 
 NAME = "codex"
 
 
 def doctor(
-    client: Client, root: str, home: str | None, environ: Mapping[str, str]
+    client: Setup, root: str, home: str | None, environ: Mapping[str, str]
 ) -> tuple[list[Check], bool]:
     codex_home = environ.get("CODEX_HOME") or (os.path.join(home, ".codex") if home else None)
     config, config_check = read_config(codex_home)

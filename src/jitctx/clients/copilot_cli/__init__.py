@@ -29,8 +29,9 @@ the files above a file after its own view. A sub-agent's events carry its own id
 in a channel of their own in the parent's session (`hooks.claude_shaped`). What the client loaded is
 written to `~/.copilot/session-state/ID/events.jsonl` only when it exits: no hook can read it as evidence.
 
-The modules of this folder: `profile`, `hooks` (payloads, install entries, settings places), `settings`
-(trust and the switch that turns hooks off), `doctor`.
+This module is the client as its hook events see it; the other modules of this folder: `profile`,
+`tools`, `events` (its payloads); and for install and doctor only, `setup` (its `Setup`), `hooks`
+(install entries, settings places), `settings` (trust and the switch that turns hooks off), `doctor`.
 """
 
 from __future__ import annotations
@@ -39,26 +40,17 @@ import os
 from typing import TYPE_CHECKING
 
 from jitctx.clients.base import Client, Follower
+from jitctx.clients.copilot_cli.events import KINDS, claude_shaped
 from jitctx.clients.event import parse_claude_shaped
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
-    from pathlib import Path
     from typing import Any
 
     from jitctx.clients.event import HookEvent
-    from jitctx.clients.kit.checks import Check
-    from jitctx.clients.kit.settings_file import HookEntry
     from jitctx.profiles import Profile
 
 VIEW_TOOL = "view"  # the one tool after which Copilot CLI loads the instruction files above a file
-
-TRUST_NOTE = """\
-jitctx: GitHub Copilot CLI runs a repository's hooks only in a folder you trust: start `copilot` in the
-        project and trust the folder when it asks (kept in ~/.copilot/config.json, trustedFolders).
-        Runs with -p: GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true (or COPILOT_ALLOW_ALL=true);
-        --trust-folder serves a new session only (not --resume or --continue). User hooks (--scope
-        user) need no trust."""
 
 
 class CopilotFollower(Follower):
@@ -85,12 +77,8 @@ class CopilotCli(Client):
     # (the resumed start's own answer takes its place), and without the client's own loads after a
     # view, which it makes again on the next view; the hooks' later contexts survive.
     resume_drops_start = True
-    scopes = ("project", "user")
-    install_note = TRUST_NOTE
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent:
-        from jitctx.clients.copilot_cli.hooks import KINDS, claude_shaped
-
         return parse_claude_shaped(self, claude_shaped(payload), KINDS)
 
     def discovery_profile(
@@ -124,21 +112,6 @@ class CopilotCli(Client):
 
     def follower(self, transcript: object, cwd: str, origin_pid: int | None = None) -> Follower:
         return CopilotFollower()
-
-    def settings_path(self, scope: str, root: str, home: str, environ: Mapping[str, str]) -> Path:
-        from jitctx.clients.copilot_cli.hooks import settings_path
-
-        return settings_path(scope, root, home, environ)
-
-    def entries(self, transport: str = "command") -> tuple[HookEntry, ...]:
-        from jitctx.clients.copilot_cli.hooks import ENTRIES
-
-        return ENTRIES
-
-    def doctor(self, root: str, home: str | None, environ: Mapping[str, str]) -> tuple[list[Check], bool]:
-        from jitctx.clients.copilot_cli.doctor import doctor
-
-        return doctor(self, root, home, environ)
 
 
 CLIENT = CopilotCli()

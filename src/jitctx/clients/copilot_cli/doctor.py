@@ -12,11 +12,11 @@ from jitctx.clients.kit.checks import OK, PROBLEM, WARN, Check, Handler
 from jitctx.clients.kit.doctor_kit import settings_checks
 
 if TYPE_CHECKING:
-    from jitctx.clients.base import Client
+    from jitctx.clients.setup import Setup
 
 
 def doctor(
-    client: Client, root: str, home: str | None, environ: Mapping[str, str]
+    client: Setup, root: str, home: str | None, environ: Mapping[str, str]
 ) -> tuple[list[Check], bool]:
     places = [("project", client.settings_path("project", root, "", environ))]
     if home or environ.get("COPILOT_HOME"):

@@ -11,8 +11,9 @@ stops a call, the model reading `Tool execution blocked: R` as its result: so ji
 whose rules are not in context (DESIGN §2.11). Project settings are read from `<cwd>/.gemini/` only,
 and only in a trusted folder.
 
-The modules of this folder: `profile`, `hooks` (events, install entries, settings places), `settings`
-(reading `context.fileName` and folder trust), `doctor`.
+This module is the client as its hook events see it; the other modules of this folder: `profile`,
+`tools`, `settings` (reading `context.fileName` and folder trust), `evidence`, `compaction`; and for
+install and doctor only, `setup` (its `Setup`), `hooks` (install entries, settings places), `doctor`.
 """
 
 from __future__ import annotations
@@ -27,12 +28,9 @@ from jitctx.clients.gemini_cli.evidence import context_files_shown
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
-    from pathlib import Path
     from typing import Any
 
     from jitctx.clients.event import HookEvent
-    from jitctx.clients.kit.checks import Check
-    from jitctx.clients.kit.settings_file import HookEntry
     from jitctx.profiles import Profile
 
 KINDS = {
@@ -54,13 +52,6 @@ EDIT_TOOLS = frozenset({"replace", "write_file"})
 # result over `contextManagement.tools.distillation.maxOutputTokens` (10,000 by default, counted as 4
 # characters each) is cut after AfterTool: a longer one is no evidence of what the model read.
 WHOLE_RESULT_CHARS = 40_000
-
-TRUST_NOTE = """\
-jitctx: Gemini CLI runs a project's hooks only in a folder you trust, and reads them from the
-        .gemini/settings.json of the folder it starts in (not of a parent): start `gemini` in the project
-        root and trust the folder when it asks. Headless runs: GEMINI_CLI_TRUST_WORKSPACE=true (not
-        --skip-trust, which ignores the project's settings, hooks included). `jitctx doctor` reads the
-        trust recorded in ~/.gemini/trustedFolders.json."""
 
 
 def llm_content(call: Mapping[str, Any]) -> str | None:
@@ -107,9 +98,6 @@ class GeminiCli(Client):
     resume_drops_start = True
     # 0.61.0 splits the history it compresses at a user prompt: the latest prompt and all after it stay.
     compaction_keeps_turn = True
-    settings_where_started = True  # 0.61.0 reads `<cwd>/.gemini/settings.json`, no parent's
-    scopes = ("project", "user")
-    install_note = TRUST_NOTE
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent:
         event = parse_claude_shaped(self, payload, KINDS)
@@ -136,21 +124,6 @@ class GeminiCli(Client):
 
     def follower(self, transcript: object, cwd: str, origin_pid: int | None = None) -> Follower:
         return GeminiFollower()
-
-    def settings_path(self, scope: str, root: str, home: str, environ: Mapping[str, str]) -> Path:
-        from jitctx.clients.gemini_cli.hooks import settings_path
-
-        return settings_path(scope, root, home)
-
-    def entries(self, transport: str = "command") -> tuple[HookEntry, ...]:
-        from jitctx.clients.gemini_cli.hooks import ENTRIES
-
-        return ENTRIES
-
-    def doctor(self, root: str, home: str | None, environ: Mapping[str, str]) -> tuple[list[Check], bool]:
-        from jitctx.clients.gemini_cli.doctor import doctor
-
-        return doctor(self, root, home, environ)
 
 
 CLIENT = GeminiCli()

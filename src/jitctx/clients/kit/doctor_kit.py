@@ -32,7 +32,7 @@ from jitctx.errors import JitctxError
 from jitctx.paths import is_inside
 
 if TYPE_CHECKING:
-    from jitctx.clients.base import Client
+    from jitctx.clients.setup import Setup
 
 VERSION_TIMEOUT_S = 5
 Place = tuple[str, Path]  # (scope, settings file)
@@ -46,7 +46,7 @@ def settings_data(path: Path) -> dict[str, Any]:
 
 
 def hooks_check(
-    client: Client,
+    client: Setup,
     scope: str,
     path: Path,
     settings_problems: Callable[[dict[str, Any], Path, str], list[Check]] | None = None,
@@ -76,7 +76,7 @@ def hooks_check(
     return checks, handlers
 
 
-def fail_safe_check(client: Client, scope: str, path: Path, handlers: Sequence[Handler]) -> list[Check]:
+def fail_safe_check(client: Setup, scope: str, path: Path, handlers: Sequence[Handler]) -> list[Check]:
     """Said when a hook the client takes for a deny when it fails (`HookEntry.fails_closed`) runs a
     command that can exit non-zero: a jitctx that breaks or goes missing would then block the agent."""
     closing = {entry.event for entry in client.entries() if entry.fails_closed}
@@ -190,7 +190,7 @@ def shared_phrase(path: Path) -> str:
     }.get(sharing(path), f"{path} is meant to be committed, shared with the team")
 
 
-def portable_check(client: Client, command: str, path: Path) -> Check:
+def portable_check(client: Setup, command: str, path: Path) -> Check:
     """The hook command of a committed settings file names no path of this machine, and answers where
     jitctx is not installed."""
     name = f"portable ({COMMITTED_SCOPE})"
@@ -289,7 +289,7 @@ def _on_path_fix(client: str, scope: str, what_install_writes: str) -> str:
     return f"jitctx install {client} --scope {scope}   {what_install_writes}"
 
 
-def version_check(client: Client) -> Check:
+def version_check(client: Setup) -> Check:
     """`PROGRAM --version`, skipped when the client is not on PATH."""
     program = client.program
     found = shutil.which(program)
@@ -316,7 +316,7 @@ def version_check(client: Client) -> Check:
 
 
 def settings_checks(
-    client: Client,
+    client: Setup,
     places: Sequence[Place],
     *,
     first: Sequence[Check] = (),
@@ -376,7 +376,7 @@ def scopes_check(name: str, what: str, found_in: list[str], scopes: list[str]) -
     return []
 
 
-def launch_dir_check(client: Client, root: str, cwd: str, user_installed: bool) -> Check | None:
+def launch_dir_check(client: Setup, root: str, cwd: str, user_installed: bool) -> Check | None:
     """A client that reads project settings only in the folder it starts in (`<cwd>/.claude/`,
     `<cwd>/.gemini/`) runs no project hook of the root when started in a subfolder: said when doctor runs
     in one whose own settings have no jitctx hooks and the user scope has none either."""
@@ -397,5 +397,5 @@ def launch_dir_check(client: Client, root: str, cwd: str, user_installed: bool) 
     )
 
 
-def project_places(client: Client, root: str) -> list[Place]:
+def project_places(client: Setup, root: str) -> list[Place]:
     return [(scope, client.settings_path(scope, root, "", {})) for scope in client.scopes if scope != "user"]

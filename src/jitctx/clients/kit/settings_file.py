@@ -362,6 +362,6 @@ def write_settings(
 def speaks_mcp(agent: str) -> bool:
     """Can this client's hooks be `mcp_tool` handlers asking the `jitctx mcp` server?"""
     try:
-        return "mcp" in all_clients.get(agent).transports
+        return "mcp" in all_clients.setup(agent).transports
     except KeyError:
         return False

@@ -24,8 +24,8 @@ from jitctx.clients.kit.settings_file import SettingsError
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from jitctx.clients.base import Client
     from jitctx.clients.kit.checks import Check
+    from jitctx.clients.setup import Setup
 
 Settings = dict[str, Any]
 
@@ -105,7 +105,7 @@ def uninstall(data: Settings, keys: Sequence[str]) -> tuple[Settings, StatusLine
     return result, StatusLineChange(REMOVED, None)
 
 
-def status_line_checks(client: Client, places: Sequence[tuple[str, Path]]) -> list[Check]:
+def status_line_checks(client: Setup, places: Sequence[tuple[str, Path]]) -> list[Check]:
     """`jitctx doctor`: where jitctx's status line is set, that its program runs (as a hook command's is
     checked). Nothing when it is set nowhere: it is optional."""
     checks = []

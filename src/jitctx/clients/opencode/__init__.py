@@ -24,9 +24,10 @@ nothing when the whole conversation fits), and publishes `session.compacted`. Pl
 run only from a project's `.opencode/` (found from the cwd up to the worktree) or the user's config
 folder; `--pure` and OPENCODE_PURE run none. There is no trust step.
 
-The modules of this folder: `profile`, `loading` (what it loads in one project and cwd), `hooks` (the
-dialect and the plugin's places), `plugin` (writing and removing the plugin file), `doctor`; the plugin
-itself is `jitctx_plugin.js`.
+This module is the client as its hook events see it; the other modules of this folder: `profile`,
+`tools`, `loading` (what it loads in one project and cwd); and for install and doctor only, `setup`
+(its `Setup`), `hooks` (the plugin's events and places), `plugin` (writing and removing the plugin
+file), `doctor`; the plugin itself is `jitctx_plugin.js`.
 """
 
 from __future__ import annotations
@@ -41,12 +42,9 @@ from jitctx.paths import is_inside
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
-    from pathlib import Path
     from typing import Any
 
     from jitctx.clients.event import HookEvent
-    from jitctx.clients.kit.checks import Check
-    from jitctx.clients.kit.settings_file import HookEntry
     from jitctx.profiles import Profile
 
 KINDS = {
@@ -56,12 +54,6 @@ KINDS = {
     "subagent.start": "subagent",
 }
 READ_TOOL = "read"  # the one tool after which OpenCode attaches nested instruction files
-
-INSTALL_NOTE = """\
-jitctx: OpenCode loads the plugin when it starts (no trust step): plugins from the .opencode/ folders
-        from where it starts up to the worktree, and from ~/.config/opencode/. `opencode --pure` and
-        OPENCODE_PURE=1 load none. OpenCode installs its own plugin SDK into .opencode/ on its next start
-        (package.json, node_modules/, with a .gitignore); jitctx's plugin needs none of it."""
 
 
 class OpenCodeFollower(Follower):
@@ -104,9 +96,6 @@ class OpenCode(Client):
     # resume (`--continue`, `--session`) needs it again, while the tool outputs stay in the history.
     resume_drops_start = True
     start_answer_per_run = True
-    scopes = ("project", "user")
-    install_note = INSTALL_NOTE
-    hooks_file = True
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent:
         return parse_claude_shaped(self, payload, KINDS)
@@ -124,31 +113,6 @@ class OpenCode(Client):
 
     def follower(self, transcript: object, cwd: str, origin_pid: int | None = None) -> Follower:
         return OpenCodeFollower(cwd)
-
-    def settings_path(self, scope: str, root: str, home: str, environ: Mapping[str, str]) -> Path:
-        from jitctx.clients.opencode.hooks import plugin_path
-
-        return plugin_path(scope, root, home, environ)
-
-    def user_folder(self, home: str, environ: Mapping[str, str]) -> Path | None:
-        from jitctx.clients.opencode.hooks import config_home
-
-        return config_home(home, environ)
-
-    def entries(self, transport: str = "command") -> tuple[HookEntry, ...]:
-        from jitctx.clients.opencode.hooks import ENTRIES
-
-        return ENTRIES
-
-    def install_file(self, path: Path, command: str | None, state: Path, dry_run: bool) -> Any:
-        from jitctx.clients.opencode.plugin import install_file
-
-        return install_file(path, command, state, dry_run, tuple(e.event for e in self.entries()))
-
-    def doctor(self, root: str, home: str | None, environ: Mapping[str, str]) -> tuple[list[Check], bool]:
-        from jitctx.clients.opencode.doctor import doctor
-
-        return doctor(self, root, home, environ)
 
 
 CLIENT = OpenCode()

@@ -15,7 +15,7 @@ from jitctx.clients.opencode.plugin import command_of, is_ours, read_text, rende
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from jitctx.clients.base import Client
+    from jitctx.clients.setup import Setup
 
 # Set, OpenCode loads no plugin at all (`--pure` does the same for one run), or no project config.
 NO_PLUGINS = "OPENCODE_PURE"
@@ -26,7 +26,7 @@ def _set(environ: Mapping[str, str], name: str) -> bool:
     return environ.get(name, "").strip().lower() in ("1", "true")
 
 
-def plugin_check(client: Client, scope: str, path: Path) -> tuple[Check, str | None]:
+def plugin_check(client: Setup, scope: str, path: Path) -> tuple[Check, str | None]:
     """The plugin file of one scope, and the command it runs when it is jitctx's and current."""
     name = f"plugin ({scope})"
     fix = f"jitctx install {client.name} --scope {scope}"
@@ -56,7 +56,7 @@ def plugin_check(client: Client, scope: str, path: Path) -> tuple[Check, str | N
 
 
 def doctor(
-    client: Client, root: str, home: str | None, environ: Mapping[str, str]
+    client: Setup, root: str, home: str | None, environ: Mapping[str, str]
 ) -> tuple[list[Check], bool]:
     checks = [version_check(client)]
     found_in: list[str] = []

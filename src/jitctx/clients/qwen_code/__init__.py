@@ -22,8 +22,9 @@ answer, which holds everything the session held but its own files, replaces the 
 the system prompt from the second request after the compaction on (the first still has the old block).
 Its first run adds `"$version"` to the project's `.qwen/settings.json` (a settings migration).
 
-The modules of this folder: `profile`, `hooks` (events, install entries, settings places), `settings`
-(settings places, `context.fileName`, folder trust), `doctor`.
+This module is the client as its hook events see it; the other modules of this folder: `profile`,
+`tools`, `settings` (settings places, `context.fileName`, folder trust); and for install and doctor
+only, `setup` (its `Setup`), `hooks` (install entries, settings places), `doctor`.
 """
 
 from __future__ import annotations
@@ -35,12 +36,9 @@ from jitctx.clients.event import parse_claude_shaped
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
-    from pathlib import Path
     from typing import Any
 
     from jitctx.clients.event import HookEvent
-    from jitctx.clients.kit.checks import Check
-    from jitctx.clients.kit.settings_file import HookEntry
     from jitctx.profiles import Profile
 
 KINDS = {
@@ -50,14 +48,6 @@ KINDS = {
     "SessionStart": "start",
     "InstructionsLoaded": "host_load",
 }
-
-TRUST_NOTE = """\
-jitctx: Qwen Code reads a project's hooks from the .qwen/settings.json of the folder it starts in (not
-        of a parent): start `qwen` in the project root. Folder trust is off by default, and then no
-        trust step is needed; with security.folderTrust.enabled, trust the folder when Qwen Code asks
-        (an untrusted folder's settings, hooks included, are ignored). `jitctx doctor` reads the trust
-        recorded in ~/.qwen/trustedFolders.json."""
-
 
 # 0.24.4 (chunks/chunk-DPEB6S2R.js, FS_PATH_TOOL_NAMES and `matchAndConsume`): after a call of one of
 # these tools, the conditional `.qwen/rules` its paths match join the tool's result, each rule once. A
@@ -97,16 +87,10 @@ class QwenCode(Client):
     profile_module = "jitctx.clients.qwen_code.profile"
     tools_module = "jitctx.clients.qwen_code.tools"
     fast_lane = True
-    settings_where_started = True  # 0.24.4 reads `<cwd>/.qwen/settings.json`, no parent's
     # Seen with 0.24.4: the SessionStart answer lives in the system prompt, rebuilt on each run, so a
     # resumed session (`-c`, `-r ID`) holds the tool results of earlier runs but none of the start files.
     resume_drops_start = True
     start_answer_per_run = True
-    scopes = ("project", "user")
-    install_note = TRUST_NOTE
-    # 0.24.4's `ui.statusLine` runs a command with the session's id on stdin (`session_id`, the id its
-    # hooks carry: docs/features/status-line.md, startInteractiveUI's status line input).
-    status_line_setting = ("ui", "statusLine")
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent:
         return parse_claude_shaped(self, payload, KINDS)
@@ -140,21 +124,6 @@ class QwenCode(Client):
 
     def follower(self, transcript: object, cwd: str, origin_pid: int | None = None) -> Follower:
         return QwenFollower()
-
-    def settings_path(self, scope: str, root: str, home: str, environ: Mapping[str, str]) -> Path:
-        from jitctx.clients.qwen_code.hooks import settings_path
-
-        return settings_path(scope, root, home, environ)
-
-    def entries(self, transport: str = "command") -> tuple[HookEntry, ...]:
-        from jitctx.clients.qwen_code.hooks import ENTRIES
-
-        return ENTRIES
-
-    def doctor(self, root: str, home: str | None, environ: Mapping[str, str]) -> tuple[list[Check], bool]:
-        from jitctx.clients.qwen_code.doctor import doctor
-
-        return doctor(self, root, home, environ)
 
 
 CLIENT = QwenCode()

@@ -13,11 +13,11 @@ from jitctx.clients.kit.doctor_kit import launch_dir_check, settings_checks
 from jitctx.clients.qwen_code.settings import folder_trust, hooks_disabled, trust_enabled
 
 if TYPE_CHECKING:
-    from jitctx.clients.base import Client
+    from jitctx.clients.setup import Setup
 
 
 def doctor(
-    client: Client, root: str, home: str | None, environ: Mapping[str, str]
+    client: Setup, root: str, home: str | None, environ: Mapping[str, str]
 ) -> tuple[list[Check], bool]:
     places = [("project", client.settings_path("project", root, "", environ))]
     if home:

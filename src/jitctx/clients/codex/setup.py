@@ -1,0 +1,41 @@
+"""Codex's setup: where `install` registers its hooks, and what `doctor` checks
+(`jitctx.clients.setup`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from jitctx.clients.codex import CLIENT
+from jitctx.clients.codex.doctor import doctor
+from jitctx.clients.codex.hooks import ENTRIES, settings_path
+from jitctx.clients.setup import Setup
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from pathlib import Path
+
+    from jitctx.clients.kit.checks import Check
+    from jitctx.clients.kit.settings_file import HookEntry
+
+TRUST_NOTE = """\
+jitctx: Codex runs a new or changed hook only after you trust it: start Codex, type /hooks, and trust
+        the jitctx hooks (a project's .codex/ is read only in a folder Codex trusts, too).
+        Check with `jitctx doctor`: it reads the trust Codex recorded in ~/.codex/config.toml
+        ($CODEX_HOME/config.toml), the [hooks.state."<hooks.json>:<event>:<group>:<handler>"] tables."""
+
+
+class CodexSetup(Setup):
+    scopes = ("project", "user")
+    install_note = TRUST_NOTE
+
+    def settings_path(self, scope: str, root: str, home: str, environ: Mapping[str, str]) -> Path:
+        return settings_path(scope, root, home, environ.get("CODEX_HOME") or None)
+
+    def entries(self, transport: str = "command") -> tuple[HookEntry, ...]:
+        return ENTRIES
+
+    def doctor(self, root: str, home: str | None, environ: Mapping[str, str]) -> tuple[list[Check], bool]:
+        return doctor(self, root, home, environ)
+
+
+SETUP = CodexSetup(CLIENT)

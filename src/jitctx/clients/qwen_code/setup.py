@@ -1,0 +1,46 @@
+"""Qwen Code's setup: where `install` registers its hooks, and what `doctor` checks
+(`jitctx.clients.setup`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from jitctx.clients.qwen_code import CLIENT
+from jitctx.clients.qwen_code.doctor import doctor
+from jitctx.clients.qwen_code.hooks import ENTRIES, settings_path
+from jitctx.clients.setup import Setup
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from pathlib import Path
+
+    from jitctx.clients.kit.checks import Check
+    from jitctx.clients.kit.settings_file import HookEntry
+
+TRUST_NOTE = """\
+jitctx: Qwen Code reads a project's hooks from the .qwen/settings.json of the folder it starts in (not
+        of a parent): start `qwen` in the project root. Folder trust is off by default, and then no
+        trust step is needed; with security.folderTrust.enabled, trust the folder when Qwen Code asks
+        (an untrusted folder's settings, hooks included, are ignored). `jitctx doctor` reads the trust
+        recorded in ~/.qwen/trustedFolders.json."""
+
+
+class QwenCodeSetup(Setup):
+    settings_where_started = True  # 0.24.4 reads `<cwd>/.qwen/settings.json`, no parent's
+    scopes = ("project", "user")
+    install_note = TRUST_NOTE
+    # 0.24.4's `ui.statusLine` runs a command with the session's id on stdin (`session_id`, the id its
+    # hooks carry: docs/features/status-line.md, startInteractiveUI's status line input).
+    status_line_setting = ("ui", "statusLine")
+
+    def settings_path(self, scope: str, root: str, home: str, environ: Mapping[str, str]) -> Path:
+        return settings_path(scope, root, home, environ)
+
+    def entries(self, transport: str = "command") -> tuple[HookEntry, ...]:
+        return ENTRIES
+
+    def doctor(self, root: str, home: str | None, environ: Mapping[str, str]) -> tuple[list[Check], bool]:
+        return doctor(self, root, home, environ)
+
+
+SETUP = QwenCodeSetup(CLIENT)
