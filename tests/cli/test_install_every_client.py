@@ -16,8 +16,7 @@ import pytest
 from jitctx.cli.install_help import found_where
 from jitctx.cli.main import main
 from jitctx.clients import all_clients
-from jitctx.clients.base import Client
-from jitctx.clients.setup import Setup
+from jitctx.clients.base import Client, Setup
 
 jsonschema = pytest.importorskip("jsonschema")
 

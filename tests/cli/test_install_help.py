@@ -8,8 +8,7 @@ from typing import Any
 
 from jitctx.cli.install_help import where_entries_go
 from jitctx.clients import all_clients
-from jitctx.clients.base import Client
-from jitctx.clients.setup import Setup
+from jitctx.clients.base import Client, Setup
 
 
 def test_every_client_and_scope_has_its_row() -> None:

@@ -163,8 +163,8 @@ def test_a_client_registers_only_whole() -> None:
     installs no hook for an event its dialect does not read."""
     from dataclasses import replace
 
+    from jitctx.clients.base import Setup
     from jitctx.clients.kit.settings_file import HookEntry
-    from jitctx.clients.setup import Setup
     from jitctx.profiles import Profile, get_profile
 
     class Half(Client):

@@ -48,8 +48,8 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from jitctx.cli.install_server import ServerChange
+    from jitctx.clients.base import Setup
     from jitctx.clients.kit.settings_file import Change
-    from jitctx.clients.setup import Setup
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

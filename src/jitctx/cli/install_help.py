@@ -15,7 +15,7 @@ from jitctx.clients import all_clients
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from jitctx.clients.setup import Setup
+    from jitctx.clients.base import Setup
 
 INSTALL_INTRO = """\
 Merges jitctx's hook entries into the agent's settings file and leaves everything else in it as it was.

@@ -26,7 +26,7 @@ from jitctx.clients.kit.status_line import setting_at as status_line_at
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from jitctx.clients.setup import Setup
+    from jitctx.clients.base import Setup
 
 
 class StatusLineOutcome(NamedTuple):

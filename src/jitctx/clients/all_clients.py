@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING
 from jitctx.touched.samples import SAMPLE_KINDS
 
 if TYPE_CHECKING:
-    from jitctx.clients.base import Client
-    from jitctx.clients.setup import Setup
+    from jitctx.clients.base import Client, Setup
 
 CLIENTS = {
     "claude-code": "jitctx.clients.claude_code",

@@ -1,9 +1,9 @@
-"""What a hook process must know of one live coding agent: three small protocols, one class per client.
+"""What jitctx must know of one live coding agent: five small protocols, one class per live client.
 
 A live client is one folder of `jitctx.clients` and one line of `all_clients.CLIENTS`, the way pre-commit
 keeps a language: everything that differs between agents is declared in its folder, and the rest of
 jitctx asks the registry, never an agent's name. A `Client` is what its hook events need, in three parts,
-each with defaults for an agent with Claude-shaped hooks (`hookSpecificOutput.additionalContext`) that
+with defaults for an agent with Claude-shaped hooks (`hookSpecificOutput.additionalContext`) that
 loads nothing beyond its startup files by itself:
 
 * `HookDialect`: the events it sends and how they read (`parse`), its tools and what each touches, and
@@ -11,9 +11,14 @@ loads nothing beyond its startup files by itself:
 * `OwnLoading`: what it loads by itself, and when (its profile, per release through its `Follower`);
 * `EvidenceReader`: what its own records show reached the model (transcripts, forks, drift).
 
-Where its hooks are registered and what `doctor` checks are its `Setup` (`jitctx.clients.setup`), in
-the folder's `setup` module: a hook process never loads them. `all_clients` checks both when they
-register. A client is a plain class with one instance in the registry.
+Its `Setup` is the other two, which only `install`, `uninstall` and `doctor` use, in the folder's
+`setup` module (so a hook process never loads them):
+
+* `Installer`: where its hooks are registered and how install writes them;
+* `DoctorChecks`: the checks `jitctx doctor` runs for it.
+
+`all_clients` checks each part when it registers. A client is a plain class with one instance in the
+registry, and so is its setup.
 """
 
 from __future__ import annotations
@@ -26,9 +31,12 @@ from jitctx.touched.tools import GENERIC, GENERIC_WRITES
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
+    from pathlib import Path
     from typing import Any
 
     from jitctx.clients.event import HookEvent
+    from jitctx.clients.kit.checks import Check
+    from jitctx.clients.kit.settings_file import HookEntry
     from jitctx.clients.kit.transcript_drift import SessionDrift
     from jitctx.profiles import Profile
     from jitctx.touched.tools import Declaration
@@ -238,6 +246,83 @@ class EvidenceReader:
     def after_tool_calls(self, context: Any, calls: Sequence[Mapping[str, Any]]) -> None:
         """Telemetry beyond discovery for a tool event (Claude Code's skill uses); never changes the
         answer, and raising here is only logged."""
+
+
+class Installer:
+    """Where the client's hooks are registered, and how `install` writes and `uninstall` removes them."""
+
+    client: Client  # the client it installs, whose name its entries' commands carry
+
+    # The settings scopes, lowest priority first; the transports `install --transport` takes.
+    scopes: tuple[str, ...] = ("project", "user")
+    transports: tuple[str, ...] = ("command",)
+    # Does the client read project settings only in the folder it starts in (not the root's when started
+    # in a subfolder)? install and doctor say so.
+    settings_where_started: bool = False
+    # Said after `install` (the trust step the client needs before it runs a hook), or "".
+    install_note: str = ""
+    # Are the client's hooks a file of jitctx's own that the client loads (a plugin), at `settings_path`,
+    # rather than entries in a settings file? Then `install_file` writes and removes it.
+    hooks_file: bool = False
+    # Where the settings file holds the client's status line command, as a path of keys (Claude Code:
+    # `("statusLine",)`); () when it has none. `install --statusline` sets it to `jitctx statusline`
+    # (clients.kit.status_line).
+    status_line_setting: tuple[str, ...] = ()
+
+    def settings_path(self, scope: str, root: str, home: str, environ: Mapping[str, str]) -> Path:
+        raise NotImplementedError
+
+    def user_folder(self, home: str, environ: Mapping[str, str]) -> Path | None:
+        """The client's own folder for this user (`~/.claude`, `$CODEX_HOME`), whose presence says the
+        client is used on this machine; None without a user scope. By default, the folder of the user
+        scope's settings file."""
+        if "user" not in self.scopes:
+            return None
+        return self.settings_path("user", "", home, environ).parent
+
+    def entries(self, transport: str = "command") -> tuple[HookEntry, ...]:
+        raise NotImplementedError
+
+    def install_file(self, path: Path, command: str | None, state: Path, dry_run: bool) -> Any:
+        """For a client with `hooks_file`: write its hook file running `command` at `path`, or remove it
+        (None). Returns what changed: `changes`, `changed`, `backup`, `diff`, `removed`."""
+        raise NotImplementedError
+
+
+class DoctorChecks:
+    """What `jitctx doctor` checks for the client."""
+
+    client: Client
+
+    def doctor(self, root: str, home: str | None, environ: Mapping[str, str]) -> tuple[list[Check], bool]:
+        """Checks of this client's setup (where its installer says hooks are), and whether jitctx's hooks
+        are installed for it anywhere: each client's `doctor` module, on `clients.kit.doctor_kit`."""
+        raise NotImplementedError
+
+
+class Setup(Installer, DoctorChecks):
+    """One live agent's setup: the two parts `install`, `uninstall` and `doctor` use, on the client it
+    sets up. Each client folder's `setup` module has one (`SETUP`), which `all_clients.setup` hands out:
+    a hook process never imports it."""
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+
+    # The client's own identity, which install messages, entries' commands and doctor name.
+    @property
+    def name(self) -> str:
+        return self.client.name
+
+    @property
+    def title(self) -> str:
+        return self.client.title
+
+    @property
+    def program(self) -> str:
+        return self.client.program
+
+    def __repr__(self) -> str:
+        return f"<setup of {self.client.name}>"
 
 
 class Client(HookDialect, OwnLoading, EvidenceReader):

@@ -17,7 +17,7 @@ from jitctx.clients.kit.mcp_transport import APPROVALS, MCP_SERVER, is_jitctx_se
 from jitctx.clients.kit.status_line import status_line_checks
 
 if TYPE_CHECKING:
-    from jitctx.clients.setup import Setup
+    from jitctx.clients.base import Setup
 
 
 def doctor(

@@ -1,14 +1,14 @@
 """Claude Code's setup: where `install` registers its hooks, and what `doctor` checks
-(`jitctx.clients.setup`)."""
+(`jitctx.clients.base.Setup`)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from jitctx.clients.base import Setup
 from jitctx.clients.claude_code import CLIENT
 from jitctx.clients.claude_code.doctor import doctor
 from jitctx.clients.claude_code.hooks import ENTRIES, MCP_ENTRIES, settings_path
-from jitctx.clients.setup import Setup
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

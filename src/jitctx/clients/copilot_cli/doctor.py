@@ -12,7 +12,7 @@ from jitctx.clients.kit.checks import OK, PROBLEM, WARN, Check, Handler
 from jitctx.clients.kit.doctor_kit import settings_checks
 
 if TYPE_CHECKING:
-    from jitctx.clients.setup import Setup
+    from jitctx.clients.base import Setup
 
 
 def doctor(

@@ -1,14 +1,14 @@
 """GitHub Copilot CLI's setup: where `install` registers its hooks, and what `doctor` checks
-(`jitctx.clients.setup`)."""
+(`jitctx.clients.base.Setup`)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from jitctx.clients.base import Setup
 from jitctx.clients.copilot_cli import CLIENT
 from jitctx.clients.copilot_cli.doctor import doctor
 from jitctx.clients.copilot_cli.hooks import ENTRIES, settings_path
-from jitctx.clients.setup import Setup
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

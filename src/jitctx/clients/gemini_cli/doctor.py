@@ -15,7 +15,7 @@ from jitctx.clients.kit.doctor_kit import launch_dir_check, settings_checks
 from jitctx.clients.kit.jsonc import read_jsonc
 
 if TYPE_CHECKING:
-    from jitctx.clients.setup import Setup
+    from jitctx.clients.base import Setup
 
 
 def doctor(

@@ -1,14 +1,14 @@
 """Gemini CLI's setup: where `install` registers its hooks, and what `doctor` checks
-(`jitctx.clients.setup`)."""
+(`jitctx.clients.base.Setup`)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from jitctx.clients.base import Setup
 from jitctx.clients.gemini_cli import CLIENT
 from jitctx.clients.gemini_cli.doctor import doctor
 from jitctx.clients.gemini_cli.hooks import ENTRIES, settings_path
-from jitctx.clients.setup import Setup
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

@@ -32,7 +32,7 @@ from jitctx.errors import JitctxError
 from jitctx.paths import is_inside
 
 if TYPE_CHECKING:
-    from jitctx.clients.setup import Setup
+    from jitctx.clients.base import Setup
 
 VERSION_TIMEOUT_S = 5
 Place = tuple[str, Path]  # (scope, settings file)

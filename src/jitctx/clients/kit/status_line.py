@@ -24,8 +24,8 @@ from jitctx.clients.kit.settings_file import SettingsError
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from jitctx.clients.base import Setup
     from jitctx.clients.kit.checks import Check
-    from jitctx.clients.setup import Setup
 
 Settings = dict[str, Any]
 

@@ -15,7 +15,7 @@ from jitctx.clients.opencode.plugin import command_of, is_ours, read_text, rende
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from jitctx.clients.setup import Setup
+    from jitctx.clients.base import Setup
 
 # Set, OpenCode loads no plugin at all (`--pure` does the same for one run), or no project config.
 NO_PLUGINS = "OPENCODE_PURE"

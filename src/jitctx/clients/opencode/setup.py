@@ -1,15 +1,15 @@
 """OpenCode's setup: where `install` registers its hooks, and what `doctor` checks
-(`jitctx.clients.setup`)."""
+(`jitctx.clients.base.Setup`)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from jitctx.clients.base import Setup
 from jitctx.clients.opencode import CLIENT
 from jitctx.clients.opencode.doctor import doctor
 from jitctx.clients.opencode.hooks import ENTRIES, config_home, plugin_path
 from jitctx.clients.opencode.plugin import install_file
-from jitctx.clients.setup import Setup
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

@@ -13,7 +13,7 @@ from jitctx.clients.kit.doctor_kit import launch_dir_check, settings_checks
 from jitctx.clients.qwen_code.settings import folder_trust, hooks_disabled, trust_enabled
 
 if TYPE_CHECKING:
-    from jitctx.clients.setup import Setup
+    from jitctx.clients.base import Setup
 
 
 def doctor(
