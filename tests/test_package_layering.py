@@ -4,6 +4,10 @@ Every import statement counts (function bodies and `TYPE_CHECKING` blocks includ
 subpackages (`discovery`, `hook`, ...) and the top-level modules (`project`, `profiles`, ...); the
 package facade `jitctx/__init__.py` imports lazily and is left out. The edges are `clients` (the live
 clients), `hook` (the one pipeline and its transports) and `cli`; the core is everything else.
+
+The canonical event (`jitctx.hook.event`, DESIGN §3) is a unit of its own: every client parses its
+payloads into it and the hook answers it, so `clients` imports it while `hook` imports the registry of
+`clients`; it imports no other module of jitctx, so that shared leaf closes no cycle.
 """
 
 from __future__ import annotations
@@ -17,11 +21,19 @@ import jitctx
 PACKAGE = Path(jitctx.__file__).parent
 EDGES = {"clients", "hook", "cli"}
 ENTRY = {"__main__"}  # `python -m jitctx`: the command line itself
+EVENT = "hook.event"  # the canonical event: a unit of its own (see above)
 
 
 def unit_of(source: Path) -> str:
     parts = source.relative_to(PACKAGE).parts
+    if parts == ("hook", "event.py"):
+        return EVENT
     return parts[0] if len(parts) > 1 else parts[0].removesuffix(".py")
+
+
+def unit_of_name(parts: list[str]) -> str:
+    """The unit of the module `jitctx.<parts...>`."""
+    return EVENT if parts[1:3] == ["hook", "event"] else parts[1]
 
 
 def imports() -> dict[str, set[str]]:
@@ -38,9 +50,9 @@ def imports() -> dict[str, set[str]]:
                 names = [alias.name for alias in node.names]
             for name in names:
                 parts = name.split(".")
-                if parts[0] == "jitctx" and len(parts) > 1 and parts[1] != unit:
+                if parts[0] == "jitctx" and len(parts) > 1 and unit_of_name(parts) != unit:
                     if (PACKAGE / parts[1]).is_dir() or (PACKAGE / f"{parts[1]}.py").is_file():
-                        graph[unit].add(parts[1])
+                        graph[unit].add(unit_of_name(parts))
     return graph
 
 
@@ -65,6 +77,11 @@ def test_no_import_cycle_between_packages() -> None:
         if a < b and b in reachable(graph, a) and a in reachable(graph, b)
     )
     assert cycles == []
+
+
+def test_the_canonical_event_is_a_leaf() -> None:
+    assert imports().get(EVENT, set()) == set()
+    assert EVENT in imports()["clients"]  # what makes it a unit of its own
 
 
 def test_the_core_imports_no_edge() -> None:

@@ -13,8 +13,8 @@ import pytest
 
 from jitctx.cli.main import main
 from jitctx.clients import all_clients
-from jitctx.clients.event import BEFORE_TOOL, PROMPT, START, TOOLS, HookError
 from jitctx.clients.kit.hook_command import is_fail_safe, unguard
+from jitctx.hook.event import BEFORE_TOOL, PROMPT, START, TOOLS, HookError
 from jitctx.hook.pipeline import respond
 from jitctx.touched.calls import affected_paths
 

@@ -12,9 +12,9 @@ import pytest
 
 from jitctx.cli.main import main
 from jitctx.clients import all_clients
-from jitctx.clients.event import PROMPT, TOOLS, HookError
 from jitctx.clients.gemini_cli.evidence import context_files_shown
 from jitctx.clients.kit.hook_command import is_fail_safe, unguard
+from jitctx.hook.event import PROMPT, TOOLS, HookError
 from jitctx.hook.pipeline import respond
 
 GEMINI = all_clients.get("gemini-cli")

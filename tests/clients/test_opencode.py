@@ -18,10 +18,10 @@ import pytest
 
 from jitctx.cli.main import main
 from jitctx.clients import all_clients
-from jitctx.clients.event import START, SUBAGENT, TOOLS, HookError
 from jitctx.clients.kit.settings_file import SettingsError
 from jitctx.clients.opencode import plugin
 from jitctx.clients.opencode.loading import host_profile
+from jitctx.hook.event import START, SUBAGENT, TOOLS, HookError
 from jitctx.hook.pipeline import respond
 from jitctx.touched.calls import affected_paths
 

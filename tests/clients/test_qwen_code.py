@@ -13,8 +13,8 @@ import pytest
 
 from jitctx.cli.main import main
 from jitctx.clients import all_clients
-from jitctx.clients.event import HOST_LOAD, PROMPT, START, TOOLS, HookError
 from jitctx.clients.kit.hook_command import unguard
+from jitctx.hook.event import HOST_LOAD, PROMPT, START, TOOLS, HookError
 from jitctx.hook.pipeline import respond
 
 QWEN = all_clients.get("qwen-code")

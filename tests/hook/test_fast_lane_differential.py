@@ -22,8 +22,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from jitctx.clients import all_clients
-from jitctx.clients.event import parse_raw as parse
 from jitctx.hook.engine import Engine, HookEnv
+from jitctx.hook.event import parse_raw as parse
 from jitctx.hook.fast_lane import try_quick
 from jitctx.hook.pipeline import respond
 from tests.conftest import settle

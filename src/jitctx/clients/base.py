@@ -26,7 +26,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-from jitctx.clients.event import parse_claude_shaped
+from jitctx.hook.event import parse_claude_shaped
 from jitctx.touched.tools import GENERIC, GENERIC_WRITES
 
 if TYPE_CHECKING:
@@ -34,10 +34,10 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-    from jitctx.clients.event import HookEvent
     from jitctx.clients.kit.checks import Check
     from jitctx.clients.kit.settings_file import HookEntry
     from jitctx.clients.kit.transcript_drift import SessionDrift
+    from jitctx.hook.event import HookEvent
     from jitctx.profiles import Profile
     from jitctx.touched.tools import Declaration
 

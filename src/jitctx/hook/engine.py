@@ -17,18 +17,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from jitctx.clients.event import (
-    BEFORE_TOOL,
-    COMPACT,
-    HOST_LOAD,
-    PROMPT,
-    START,
-    SUBAGENT,
-    TOOLS,
-    HookError,
-    HookEvent,
-    text_field,
-)
 from jitctx.discovery.session import merge_discoveries
 from jitctx.hook.compaction_mark import compaction_due, forget_mark, mark_compaction
 from jitctx.hook.context import CONTEXT_LIMIT, dropped_notes, mentions
@@ -42,6 +30,18 @@ from jitctx.hook.decide import (
     Found,
     decide_touch,
     sent,
+)
+from jitctx.hook.event import (
+    BEFORE_TOOL,
+    COMPACT,
+    HOST_LOAD,
+    PROMPT,
+    START,
+    SUBAGENT,
+    TOOLS,
+    HookError,
+    HookEvent,
+    text_field,
 )
 from jitctx.hook.event_context import EventContext
 from jitctx.hook.ids import hook_ids

@@ -20,9 +20,9 @@ import time
 from typing import TYPE_CHECKING
 
 from jitctx.clients import all_clients
-from jitctx.clients.event import BEFORE_TOOL, COMPACT, TOOLS, parse_raw
 from jitctx.discovery.quick import quick_file_name, quiet
 from jitctx.hook.compaction_mark import compaction_due, mark_compaction
+from jitctx.hook.event import BEFORE_TOOL, COMPACT, TOOLS, parse_raw
 from jitctx.hook.ids import hook_ids
 from jitctx.hook.touches import call_touches, held_back, write_targets
 from jitctx.paths import is_inside, relative_posix
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from jitctx.clients.base import Client
-    from jitctx.clients.event import HookEvent
+    from jitctx.hook.event import HookEvent
 
 
 def answer_quickly(client: Client, event: HookEvent, state_dir: str) -> bool:

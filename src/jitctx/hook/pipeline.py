@@ -22,9 +22,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from jitctx.clients import all_clients
-from jitctx.clients.event import parse_raw
 from jitctx.hook import MAX_INPUT
 from jitctx.hook.deadline import Deadline, DeadlinePassed
+from jitctx.hook.event import parse_raw
 from jitctx.hook.fast_lane import answer_quickly
 from jitctx.hook.log import log_problem
 
@@ -33,8 +33,8 @@ if TYPE_CHECKING:
     from typing import Any
 
     from jitctx.clients.base import Client
-    from jitctx.clients.event import HookEvent
     from jitctx.hook.engine import Engine
+    from jitctx.hook.event import HookEvent
 
 
 def respond(

@@ -18,8 +18,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from jitctx.clients.event import START, TOOLS, HookEvent
 from jitctx.hook.engine import Engine, HookEnv
+from jitctx.hook.event import START, TOOLS, HookEvent
 
 if TYPE_CHECKING:
     from jitctx.clients.base import Client

@@ -22,8 +22,8 @@ from jitctx.model import Load, LoadReason
 
 if TYPE_CHECKING:
     from jitctx.clients.base import Client
-    from jitctx.clients.event import HookEvent
     from jitctx.discovery.session import Session
+    from jitctx.hook.event import HookEvent
     from jitctx.hook.event_context import EventContext
     from jitctx.hook.touches import Touched
     from jitctx.model import Discovery

@@ -20,8 +20,8 @@ import pytest
 from jitctx.clients import all_clients
 from jitctx.clients.codex import hooks
 from jitctx.clients.codex.trust import codex_hash
-from jitctx.clients.event import BEFORE_TOOL, SUBAGENT, TOOLS, HookError
 from jitctx.clients.kit.checks import Handler
+from jitctx.hook.event import BEFORE_TOOL, SUBAGENT, TOOLS, HookError
 from jitctx.hook.pipeline import respond
 from tests.clients.codex.rollout_records import PAYLOADS, write_project
 

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from jitctx.cli.main import main
-from jitctx.clients.event import COMPACT, PROMPT, SUBAGENT, TOOLS, HookError
 from jitctx.clients.kit.hook_command import is_fail_safe
+from jitctx.hook.event import COMPACT, PROMPT, SUBAGENT, TOOLS, HookError
 from tests.clients.test_copilot_cli import COPILOT, answer, captured, project
 
 PARENT = "a34764ec-c9b6-4734-ace9-87969d719ff3"  # the main agent's session, in every captured payload

@@ -15,14 +15,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from jitctx.clients.base import Client, Follower
-from jitctx.clients.event import parse_claude_shaped
+from jitctx.hook.event import parse_claude_shaped
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from typing import Any
 
-    from jitctx.clients.event import HookEvent
     from jitctx.clients.kit.transcript_drift import SessionDrift
+    from jitctx.hook.event import HookEvent
     from jitctx.profiles import Profile
 
 # Codex's event names for each kind (`event.parse_claude_shaped`; `hooks` describes the payloads).

@@ -41,13 +41,13 @@ from typing import TYPE_CHECKING
 
 from jitctx.clients.base import Client, Follower
 from jitctx.clients.copilot_cli.events import KINDS, claude_shaped
-from jitctx.clients.event import parse_claude_shaped
+from jitctx.hook.event import parse_claude_shaped
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
-    from jitctx.clients.event import HookEvent
+    from jitctx.hook.event import HookEvent
     from jitctx.profiles import Profile
 
 VIEW_TOOL = "view"  # the one tool after which Copilot CLI loads the instruction files above a file

@@ -40,7 +40,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from jitctx.clients.event import HookError
+from jitctx.hook.event import HookError
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

@@ -36,15 +36,15 @@ import os
 from typing import TYPE_CHECKING
 
 from jitctx.clients.base import Client, Follower
-from jitctx.clients.event import parse_claude_shaped
 from jitctx.clients.kit.evidence_paths import PathResolver
+from jitctx.hook.event import parse_claude_shaped
 from jitctx.paths import is_inside
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
-    from jitctx.clients.event import HookEvent
+    from jitctx.hook.event import HookEvent
     from jitctx.profiles import Profile
 
 KINDS = {

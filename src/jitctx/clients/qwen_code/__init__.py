@@ -32,13 +32,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from jitctx.clients.base import Client, Follower
-from jitctx.clients.event import parse_claude_shaped
+from jitctx.hook.event import parse_claude_shaped
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
-    from jitctx.clients.event import HookEvent
+    from jitctx.hook.event import HookEvent
     from jitctx.profiles import Profile
 
 KINDS = {

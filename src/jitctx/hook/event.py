@@ -10,13 +10,22 @@ from __future__ import annotations
 
 import json
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
-    from jitctx.clients.base import Client, HookDialect
+
+class Dialect(Protocol):
+    """What parsing asks of a client's hook dialect (`jitctx.clients.base.HookDialect`): this module
+    imports no client, since every client imports it."""
+
+    name: str
+    events: frozenset[str]
+
+    def parse(self, payload: Mapping[str, Any]) -> HookEvent: ...
+
 
 # What an event asks of jitctx.
 TOOLS = "tools"  # tool calls ran: discover for the paths they touched
@@ -107,7 +116,7 @@ def text_field(payload: Mapping[str, Any], key: str) -> str:
 
 
 def parse_claude_shaped(
-    client: HookDialect, payload: Mapping[str, Any], kinds: Mapping[str, str] = CLAUDE_KINDS
+    client: Dialect, payload: Mapping[str, Any], kinds: Mapping[str, str] = CLAUDE_KINDS
 ) -> HookEvent:
     """A payload with Claude Code's field names; `kinds` maps the client's event names to kinds."""
     name = text_field(payload, "hook_event_name")
@@ -155,7 +164,7 @@ def parse_claude_shaped(
     return event
 
 
-def parse_raw(client: Client, raw: bytes | str | None) -> HookEvent:
+def parse_raw(client: Dialect, raw: bytes | str | None) -> HookEvent:
     """The client's canonical event for one raw payload (JSON bytes or text); HookError when it is none."""
 
     payload = json.loads(raw) if raw and raw.strip() else None
