@@ -10,7 +10,7 @@ created there, see `Project.listing_paths`), a check that the rules folders are 
 them (`rules_watch`), and a regex match per rule the glob index names whose match would change something.
 
 Where a touched path is, and what each scope is matched against, is `chains`; what one candidate brings
-(read, match, load, refresh) is `resolve`; what loads at start is `startup`; taking a saved state back is
+(read, match, load, refresh) is `resolve`; taking a saved state back is
 `restored`; what goes again after a compaction is `compaction`. This module decides what to look at, and
 when.
 """
@@ -20,19 +20,21 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
-from jitctx.discovery.chains import Chains, locate, scope_path, why_unusable
+from jitctx.discovery.chains import Chains, chain_down, locate, scope_path, why_unusable
 from jitctx.discovery.compaction import drop_gone, native_reloads, to_resend
 from jitctx.discovery.quick import unchanged, watch_list
 from jitctx.discovery.quick_index import build_quick_index
-from jitctx.discovery.resolve import Matcher, refresh, resolve
+from jitctx.discovery.resolve import Matcher, load, refresh, resolve
 from jitctx.discovery.restored import MarkReader, read_state, readable_where_loaded
 from jitctx.discovery.rule_table import RuleTable, ScopeCache, ScopedRule, build_rule_table
 from jitctx.discovery.rules_watch import RulesWatch
-from jitctx.discovery.startup import load_startup
+from jitctx.discovery.signals import collect_signals
 from jitctx.discovery.state import STATE_VERSION, ChannelState, Pass, channels_to_json
 from jitctx.model import Discovery, InstructionFile, Load, LoadReason, Scope, Skip, Startup, Tier
+from jitctx.paths import is_inside, relative_posix
 from jitctx.project import Candidate, Project
 from jitctx.scope import scope_matches
 from jitctx.touched.calls import affected_paths
@@ -181,8 +183,70 @@ class Session:
 
         `left_to_host` names loads a host agent makes by itself later, on its first read of their place
         (Claude Code's nested CLAUDE.md files and scoped rules): they are neither returned nor held, so
-        that a touch the host does not follow still finds them (as `after_compaction`'s `host_reloads`)."""
-        return load_startup(self, channel, left_to_host)
+        that a touch the host does not follow still finds them (as `after_compaction`'s `host_reloads`).
+
+        That is every unconditional file on the way from the root to the cwd, and the conditional ones a
+        *startup signal* matches (the cwd's directory marker, the changed files git reports under the
+        cwd); each changed file is also an early touch, its chain walked as a discovery walks it (§2.3)."""
+        started = time.perf_counter()
+        project = self.project
+        state = self.channels.setdefault(channel, ChannelState())
+        work = Pass(against="any startup signal")
+        cwd = self.cwd
+        if not is_inside(cwd, project.root):
+            work.warnings.append(
+                f"cwd {cwd} is outside the project root {project.root}; only root files load"
+            )
+            cwd = project.root
+        signals = collect_signals(project.root, cwd, use_git=self.use_git)
+        work.warnings.extend(signals.warnings)
+
+        def match_signals(scope: Scope, candidate: Candidate) -> str | None:
+            for signal in signals.all:
+                target = scope_path(signal, candidate, project.root, self.cwd)
+                if target is not None and scope_matches(scope.regex, target):
+                    return signal
+            return None
+
+        reason = LoadReason.SESSION_START
+        for candidate in project.managed_candidates() + project.user_candidates():
+            resolve(project, candidate, state, work, reason, match_signals)
+        chain = self.chains.capped(chain_down(project.root, cwd), work.warnings)
+        for directory in chain:
+            self.resolve_dir(directory, state, work, reason, match_signals)
+        for candidate in project.rule_candidates():
+            resolve(project, candidate, state, work, reason, match_signals)
+        for directory in chain:
+            for candidate in project.local_candidates(directory):
+                resolve(project, candidate, state, work, reason, match_signals)
+        for candidate in project.pinned_candidates():
+            load_pinned(project, candidate, state, work)
+        for changed in signals.changed:
+            real = os.path.realpath(os.path.join(project.root, *changed.split("/")))
+            before = len(work.loads)
+            self.walk_from(os.path.dirname(real), changed, state, work, reason)
+            # Name the change that brought them, also for unconditional files on its chain.
+            work.loads[before:] = [
+                load if load.trigger is not None else replace(load, trigger=changed)
+                for load in work.loads[before:]
+            ]
+        state.started = True
+        if left_to_host is not None:
+            # A pinned file is in context from the start, not when the host would come to it.
+            later = {load.file.path for load in work.loads if not load.pinned and left_to_host(load)}
+            for path in later:
+                state.forget(path)
+            work.loads[:] = [load for load in work.loads if load.file.path not in later]
+        return Startup(
+            root=project.root,
+            cwd=relative_posix(cwd, project.root) or ".",
+            agent=project.profile.name,
+            signals=signals.all,
+            loaded=tuple(work.loads),
+            skipped=work.final_skips(),
+            warnings=tuple(dict.fromkeys([*project.config.warnings, *work.warnings])),
+            elapsed_ms=(time.perf_counter() - started) * 1000,
+        )
 
     # -- discovery ---------------------------------------------------------------------------------
 
@@ -368,6 +432,25 @@ class Session:
         if complete and watch:  # no watch list: the directory is gone, and nothing proves it unchanged
             state.scanned[directory] = watch
             self._watched[(id(state), directory)] = time.monotonic_ns()  # as good as a comparison
+
+
+def load_pinned(project: Project, candidate: Candidate, state: ChannelState, work: Pass) -> None:
+    """A file of `[pin] paths` loads at every start whatever its scope says: the config keeps it in
+    context. One that cannot be read is a warning, never a stop."""
+    if candidate.path in state.loaded:
+        return
+    outcome = project.read(candidate)
+    if outcome is None:
+        work.warnings.append(f"[pin] {relative_posix(candidate.path, project.root)}: no such file")
+        return
+    if outcome.skip is not None or outcome.file is None:
+        why = outcome.skip.why if outcome.skip is not None else "unreadable"
+        work.warnings.append(f"[pin] {relative_posix(candidate.path, project.root)}: {why}")
+        return
+    before = len(work.loads)
+    load(project, candidate, outcome.file, state, work, LoadReason.SESSION_START, None)
+    if len(work.loads) > before:
+        work.loads[before] = replace(work.loads[before], pinned=True)
 
 
 def merge_discoveries(trigger: str, steps: list[Discovery], channel: str = "main") -> Discovery:
