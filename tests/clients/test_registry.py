@@ -191,22 +191,40 @@ def test_a_client_registers_only_whole() -> None:
     all_clients.check_setup(HalfSetup(half), half)
 
 
-def test_a_setup_is_loaded_only_when_asked_for() -> None:
-    """A hook process loads its client, never the setup: install and doctor ask for it by name."""
+def test_each_part_is_loaded_only_when_asked_for() -> None:
+    """The fast lane loads a client's dialect, never its own loading or evidence; a hook process loads its
+    client, never the setup: install and doctor ask for it by name."""
     import subprocess
     import sys
 
     code = (
         "import sys\n"
         "from jitctx.clients import all_clients\n"
+        "def loaded(*ends): return sorted(m for m in sys.modules if m.endswith(ends))\n"
+        "for name in all_clients.names(): all_clients.dialect(name)\n"
+        "assert not loaded('.client', '.evidence', '.profile', '.setup', '.doctor'), loaded('.client')\n"
+        "assert 'dataclasses' not in sys.modules and 'pathlib' not in sys.modules\n"
         "for name in all_clients.names(): all_clients.get(name)\n"
-        "loaded = sorted(m for m in sys.modules if m.endswith('.setup') or m.endswith('.doctor'))\n"
-        "assert not loaded, loaded\n"
+        "assert not loaded('.setup', '.doctor'), loaded('.setup', '.doctor')\n"
         "assert all_clients.setup('gemini').client is all_clients.get('gemini-cli')\n"
         "assert 'jitctx.clients.gemini_cli.setup' in sys.modules\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
+
+
+def test_a_client_speaks_its_folders_dialect() -> None:
+    """The whole client is its dialect and more: a client object of another dialect does not register."""
+
+    class Stranger(Client):
+        name, title, program = "codex", "Codex", "codex"
+        events = frozenset({"SessionStart"})
+
+    with pytest.raises(TypeError, match="does not speak its folder's dialect CodexDialect"):
+        all_clients.check(Stranger(), "codex")
+    all_clients.check(all_clients.get("codex"), "codex")
+    assert all_clients.dialect("codex") is not all_clients.get("codex")  # two objects, one dialect
+    assert type(all_clients.get("codex")).__mro__[1] is type(all_clients.dialect("codex"))
 
 
 def test_every_client_reads_its_own_profile() -> None:

@@ -144,7 +144,7 @@ def test_the_release_is_read_from_the_client_process_when_the_transcript_does_no
     import sys
     import time
 
-    from jitctx.clients.claude_code import ClaudeFollower
+    from jitctx.clients.claude_code.client import ClaudeFollower
     from jitctx.clients.claude_code.process_release import release_of_process, release_of_program
 
     package = tmp_path / "node_modules/@anthropic-ai/claude-code"

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from jitctx.clients.claude_code import hooks as claude_code
-from jitctx.clients.codex import CLIENT as CODEX
 from jitctx.clients.codex import hooks as codex
+from jitctx.clients.codex.client import CLIENT as CODEX
 from jitctx.touched.calls import affected_paths
 from jitctx.touched.tools import REGISTRY
 

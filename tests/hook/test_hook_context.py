@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jitctx.clients.base import Follower
-from jitctx.clients.claude_code import ClaudeFollower
+from jitctx.clients.claude_code.client import ClaudeFollower
 from jitctx.hook.context import CONTEXT_LIMIT, fit_context, mentions, render_block, why
 from jitctx.hook.host_files import HostFiles
 from jitctx.hook.touches import Touched

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from jitctx.clients.gemini_cli import WHOLE_RESULT_CHARS
+from jitctx.clients.gemini_cli.client import WHOLE_RESULT_CHARS
 from tests.conftest import write_tree
 from tests.hook.events import hook_event
 

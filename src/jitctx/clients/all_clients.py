@@ -1,10 +1,16 @@
-"""The registry of live clients: one line each, the package whose `CLIENT` is that client as its hooks
-see it, and whose `setup` module's `SETUP` is where its hooks are registered and what `doctor` checks.
+"""The registry of live clients: one line each, the client's folder. The registry hands out its parts,
+each from a module of that folder, imported when first asked for:
 
-A client's module is imported when it is first asked for (a hook process loads one, and never a setup).
+* `dialect(name)`: its `dialect` module's `DIALECT`, the events, tools and answers: all the fast lane
+  loads of a client;
+* `get(name)`: its `client` module's `CLIENT`, the whole client (dialect, own loading, evidence) for the
+  engine and the views;
+* `setup(name)`: its `setup` module's `SETUP`, where its hooks are registered and what `doctor` checks,
+  which no hook process loads.
+
 Everything that iterates over agents — the command line's choices, `profiles`, the warm daemon's preload
 — goes through `names()`, `get()` and `every()`; install, uninstall and doctor through `setup()` and
-`every_setup()`.
+`every_setup()`. Each part is checked when it registers.
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ from typing import TYPE_CHECKING
 from jitctx.touched.samples import SAMPLE_KINDS
 
 if TYPE_CHECKING:
-    from jitctx.clients.base import Client, Setup
+    from jitctx.clients.base import Client, HookDialect, Setup
 
 CLIENTS = {
     "claude-code": "jitctx.clients.claude_code",
@@ -26,6 +32,7 @@ CLIENTS = {
     "opencode": "jitctx.clients.opencode",
 }
 
+_dialects: dict[str, HookDialect] = {}
 _loaded: dict[str, Client] = {}
 
 
@@ -43,6 +50,17 @@ def canonical(name: str) -> str | None:
     return None
 
 
+def dialect(name: str) -> HookDialect:
+    """The hook dialect of the client called `name` (a registry name: hooks are installed under those);
+    KeyError when there is none."""
+    found = _dialects.get(name)
+    if found is None:
+        found = importlib.import_module(f"{CLIENTS[name]}.dialect").DIALECT
+        check_dialect(found, name)
+        _dialects[name] = found
+    return found
+
+
 def get(name: str) -> Client:
     """The client called `name` (or an alias of it); KeyError when there is none."""
     client = _loaded.get(name)
@@ -55,25 +73,36 @@ def get(name: str) -> Client:
             raise KeyError(name)
         return get(known)
 
-    loaded: Client = importlib.import_module(module_name).CLIENT
+    loaded: Client = importlib.import_module(f"{module_name}.client").CLIENT
     check(loaded, name)
     _loaded[name] = loaded
     return loaded
 
 
+def check_dialect(found: HookDialect, name: str) -> None:
+    """A hook dialect registers only well formed: its name as the registry's, an event to answer, a tool
+    table whose write tools are its own. TypeError (a bug in jitctx) otherwise. Cheap: it runs in every
+    hook process."""
+    if found.name != name:
+        raise TypeError(f"{found!r}: registered as {name!r}")
+    if not found.events:
+        raise TypeError(f"{found!r}: its hook dialect names no event")
+    check_tools(found)
+
+
 def check(client: Client, name: str) -> None:
-    """A client registers only whole: its name as the registry's, its hook dialect well formed (an event
-    to answer, a tool table whose samples and write tools are its own). TypeError (a bug in jitctx)
-    otherwise. Cheap: it runs in every hook process; what needs the client's profile or its install
-    entries read is checked by `check_parts` when the registry is listed (`every`)."""
+    """A client registers only whole: its identity, and the dialect of its folder, well formed
+    (`check_dialect`). TypeError (a bug in jitctx) otherwise. What needs the client's profile read is
+    checked by `check_parts` when the registry is listed (`every`)."""
     if client.name != name or not client.title or not client.program:
         raise TypeError(f"{client!r}: registered as {name!r}; a client needs its name, title and program")
-    if not client.events:
-        raise TypeError(f"{client!r}: its hook dialect names no event")
-    check_tools(client)
+    own = dialect(name) if name in CLIENTS else None
+    if own is not None and not isinstance(client, type(own)):
+        raise TypeError(f"{client!r}: does not speak its folder's dialect {type(own).__name__}")
+    check_dialect(client, name)
 
 
-def check_tools(client: Client) -> None:
+def check_tools(client: HookDialect) -> None:
     """A well-formed tool table: a callable declaration for every name, and every write tool in it."""
     tools = client.tools()
     broken = sorted(repr(name) for name, declaration in tools.items() if not callable(declaration))

@@ -80,7 +80,9 @@ class Follower:
 
 
 class HookDialect:
-    """The client's hook dialect: its events, payloads, tools and answers."""
+    """The client's hook dialect: its events, payloads, tools and answers. It is all the fast lane needs
+    of a client (`all_clients.dialect`), so a client folder keeps it in its `dialect` module, apart from
+    its own loading and evidence (its `client` module), which only the engine and the views load."""
 
     name: str = ""  # `jitctx hook NAME`, `jitctx install NAME`; also its profile's name
     # The hook events jitctx answers, in the client's own names.
@@ -142,10 +144,22 @@ class HookDialect:
             return {}
         return {"hookSpecificOutput": {"hookEventName": event_name, "additionalContext": text}}
 
+    def compacted(self, transcript: object, since: int) -> bool | None:
+        """After the client's compaction event (kind COMPACT), did it really compact its context since
+        byte `since` of its transcript? A client whose event fires only when it compacts needs no
+        records: None (it did, as far as jitctx can tell). A client whose event fires before every turn,
+        compacting or not, answers from its records: False only where they prove it did not. Cheap: the
+        fast lane asks it before answering a tool call without the engine, so it is read with the
+        event, by the dialect."""
+        return None
+
     def mcp_payload(self, fields: dict[str, Any]) -> dict[str, Any]:
         """The hook payload an `mcp_tool` hook's arguments stand for (`--transport mcp`); ValueError
         when they are not one."""
         raise ValueError(f"{self.name} has no mcp transport")
+
+    def __repr__(self) -> str:
+        return f"<dialect {self.name}>"
 
 
 class OwnLoading:
@@ -160,8 +174,6 @@ class OwnLoading:
     # Does the client hold a SessionStart answer in the system prompt it rebuilds on every run (Qwen Code
     # 0.24)? Then every resume, not only the first, sends those files again.
     start_answer_per_run: bool = False
-    # The client's own modules an event imports, loaded by the warm daemon before it serves.
-    preload: tuple[str, ...] = ()
 
     def profile(self) -> Profile:
         """What the client reads by itself (its `--agent` profile)."""
@@ -233,14 +245,6 @@ class EvidenceReader:
         """What the client's own transcript of a session shows against jitctx's records of it: files that
         reached the model more than once, and `host_loaded` files (those jitctx took the client to load)
         it never showed loading. None when the client keeps no transcript jitctx reads."""
-        return None
-
-    def compacted(self, transcript: object, since: int) -> bool | None:
-        """After the client's compaction event (kind COMPACT), did it really compact its context since
-        byte `since` of its transcript? A client whose event fires only when it compacts needs no
-        records: None (it did, as far as jitctx can tell). A client whose event fires before every turn,
-        compacting or not, answers from its records: False only where they prove it did not. Cheap: the
-        fast lane asks it before answering a tool call without the engine."""
         return None
 
     def after_tool_calls(self, context: Any, calls: Sequence[Mapping[str, Any]]) -> None:

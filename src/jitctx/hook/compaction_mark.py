@@ -3,8 +3,8 @@ the model carries what the session held again (DESIGN §2.4, compaction).
 
 The mark holds where the client's transcript ended when the event fired: a client whose compaction event
 fires before every turn, compacting or not, tells from the records written after that point whether it
-really compacted (`Client.compacted`). A second event before the mark is read keeps the earlier point, so a
-compaction between the two is not missed. The fast lane reads the mark too, with no more than os.
+really compacted (`HookDialect.compacted`). A second event before the mark is read keeps the earlier
+point, so a compaction between the two is not missed. The fast lane reads the mark too, with no more than os.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from jitctx.discovery.quick import state_file_name
 from jitctx.safe_open import RefusedFile, open_state_file, read_state_file
 
 if TYPE_CHECKING:
-    from jitctx.clients.base import Client
+    from jitctx.clients.base import HookDialect
 
 UNKNOWN = -1  # where the transcript ended is not known: no record can prove there was no compaction
 
@@ -73,8 +73,8 @@ def mark_compaction(sessions: str, key: str, transcript: object) -> None:
         leave_mark(sessions, key, transcript)
 
 
-def compaction_due(client: Client, sessions: str, key: str, transcript: object) -> bool:
-    """Does a mark stand that the client's records do not prove empty (`Client.compacted`)? A mark they
+def compaction_due(client: HookDialect, sessions: str, key: str, transcript: object) -> bool:
+    """Does a mark stand that the client's records do not prove empty (`HookDialect.compacted`)? A mark they
     prove empty is dropped here. The fast lane and the engine ask this one question."""
     since = read_mark(sessions, key)
     if since is None:

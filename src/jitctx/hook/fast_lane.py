@@ -3,7 +3,7 @@
 Most tool calls touch places whose rules were settled earlier in the session. `jitctx.discovery.quick`
 proves that from the quick index the session store keeps; this module turns the proof into the hook's
 answer (`{}`) and the same discovery record the engine would have logged (a miss still counts in the hit
-rate's denominator). A tool event of a client that allows it (`Client.fast_lane`) qualifies; anything
+rate's denominator). A tool event of a client that allows it (`HookDialect.fast_lane`) qualifies; anything
 unusual — another event, a sub-agent, several paths, a missing index, a change on disk — returns False
 and the engine answers.
 
@@ -32,11 +32,11 @@ from jitctx.telemetry.records import append_record, discovery_record
 if TYPE_CHECKING:
     from typing import Any
 
-    from jitctx.clients.base import Client
+    from jitctx.clients.base import HookDialect
     from jitctx.hook.event import HookEvent
 
 
-def answer_quickly(client: Client, event: HookEvent, state_dir: str) -> bool:
+def answer_quickly(client: HookDialect, event: HookEvent, state_dir: str) -> bool:
     """True when the event was answered here (nothing loads; its record is written); False: the engine
     answers. Reads the event the pipeline parsed, as the engine does."""
     started = time.perf_counter()
@@ -79,7 +79,7 @@ def answer_quickly(client: Client, event: HookEvent, state_dir: str) -> bool:
         return False  # no index, a damaged one, a regex out of time: the engine decides
 
 
-def _quiet_write(client: Client, event: HookEvent, state_dir: str) -> bool:
+def _quiet_write(client: HookDialect, event: HookEvent, state_dir: str) -> bool:
     """A call about to run that certainly needs no hold: it writes nothing, or nothing it writes would
     bring an instruction file (the quick index's proof, as for a touch). No record: nothing was decided
     that a discovery after the call will not record."""
@@ -100,7 +100,7 @@ def _quiet_write(client: Client, event: HookEvent, state_dir: str) -> bool:
 
 
 def _quiet_touch(
-    client: Client, event: HookEvent, state_dir: str, key: str, path: str, started: float, wrote: bool
+    client: HookDialect, event: HookEvent, state_dir: str, key: str, path: str, started: float, wrote: bool
 ) -> bool:
     """The quick index's proof that touching `path` loads nothing, and then the record of that miss."""
     index: dict[str, Any] = json.loads(
@@ -166,11 +166,11 @@ def _record(
     append_record(os.path.join(state_dir, "events"), record)
 
 
-def try_quick(client: Client | str, raw: bytes, state_dir: str) -> bool:
+def try_quick(client: HookDialect | str, raw: bytes, state_dir: str) -> bool:
     """Parse `raw` as the pipeline does and ask the fast lane; False for anything it cannot parse."""
 
     if isinstance(client, str):
-        client = all_clients.get(client)
+        client = all_clients.dialect(client)
     if not client.fast_lane:
         return False
     try:

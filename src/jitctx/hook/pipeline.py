@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import Any
 
-    from jitctx.clients.base import Client
+    from jitctx.clients.base import Client, HookDialect
     from jitctx.hook.engine import Engine
     from jitctx.hook.event import HookEvent
 
@@ -63,10 +63,10 @@ def respond(
             raise _Unread(problem)
         if raw is not None and len(raw) > MAX_INPUT:
             raise _Unread(f"hook input is larger than {MAX_INPUT // 2**20} MiB; not read")
-        if isinstance(client, str):
-            client = all_clients.get(client)
-        event = parse_raw(client, raw)
-        if _fast_lane(client, event, state_dir):
+        # The fast lane needs the client's dialect only; the engine, on a miss, the whole client.
+        speaker: HookDialect = client if not isinstance(client, str) else _dialect(client)
+        event = parse_raw(speaker, raw)
+        if _fast_lane(speaker, event, state_dir):
             result: dict[str, Any] = {}
         else:
             # The fast lane is a cache in front of the engine: only a miss loads the engine.
@@ -77,7 +77,8 @@ def respond(
             env = HookEnv(
                 state_dir=Path(state_dir), home=home, use_git=use_git, environ=environ, origin_pid=origin_pid
             )
-            engine = Engine(client, env, deliver)
+            whole = all_clients.get(client) if isinstance(client, str) else client
+            engine = Engine(whole, env, deliver)
             result = _answer_in_time(engine, event, deadline_s)
     except Exception as exc:  # the hook contract: log it, answer {}, never block the agent
         message = str(exc) if isinstance(exc, (_Unread, _OutOfTime)) else f"{type(exc).__name__}: {exc}"
@@ -130,7 +131,12 @@ def _where(exc: BaseException) -> str:
     return f", in {short}:{last.tb_lineno} ({last.tb_frame.f_code.co_name})"
 
 
-def _fast_lane(client: Client, event: HookEvent, state_dir: str) -> bool:
+def _dialect(name: str) -> HookDialect:
+    """The dialect of the client called `name`; an alias (never in an installed hook) loads its client."""
+    return all_clients.dialect(name) if name in all_clients.CLIENTS else all_clients.get(name)
+
+
+def _fast_lane(client: HookDialect, event: HookEvent, state_dir: str) -> bool:
     """Did the fast lane answer (nothing loads, its record written)? Any surprise: the engine decides."""
     if not client.fast_lane:
         return False

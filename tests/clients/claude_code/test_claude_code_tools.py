@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from jitctx.clients.claude_code import CLIENT as CLAUDE
 from jitctx.clients.claude_code import hooks
+from jitctx.clients.claude_code.client import CLIENT as CLAUDE
 from jitctx.touched.samples import SAMPLE_KINDS
 from tests.clients.tool_tables import (
     Row,

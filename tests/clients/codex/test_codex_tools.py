@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from jitctx.clients.codex import CLIENT as CODEX
 from jitctx.clients.codex import hooks
+from jitctx.clients.codex.client import CLIENT as CODEX
 from jitctx.touched.samples import SAMPLE_KINDS
 from tests.clients.tool_tables import (
     Row,

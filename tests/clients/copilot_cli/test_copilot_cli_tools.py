@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from jitctx.clients.copilot_cli import CLIENT as COPILOT
+from jitctx.clients.copilot_cli.client import CLIENT as COPILOT
 from jitctx.touched.samples import SAMPLE_KINDS
 from tests.clients.tool_tables import (
     Row,

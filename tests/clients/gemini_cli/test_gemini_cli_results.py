@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from jitctx.clients.gemini_cli import WHOLE_RESULT_CHARS, GeminiFollower
+from jitctx.clients.gemini_cli.client import WHOLE_RESULT_CHARS, GeminiFollower
 
 REPLACED = (
     "Successfully modified file: /p/src/api/AGENTS.md (1 replacements). Here is the updated code:\n"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from jitctx.clients.gemini_cli import CLIENT as GEMINI
 from jitctx.clients.gemini_cli import hooks
+from jitctx.clients.gemini_cli.client import CLIENT as GEMINI
 from jitctx.touched.samples import SAMPLE_KINDS
 from tests.clients.tool_tables import (
     Row,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from jitctx.clients.opencode import CLIENT as OPENCODE
+from jitctx.clients.opencode.client import CLIENT as OPENCODE
 from jitctx.touched.samples import SAMPLE_KINDS
 from tests.clients.tool_tables import (
     Row,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from jitctx.clients.qwen_code import CLIENT as QWEN
 from jitctx.clients.qwen_code import hooks
+from jitctx.clients.qwen_code.client import CLIENT as QWEN
 from jitctx.touched.samples import SAMPLE_KINDS
 from tests.clients.tool_tables import (
     Row,

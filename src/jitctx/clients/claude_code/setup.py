@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from jitctx.clients.base import Setup
-from jitctx.clients.claude_code import CLIENT
+from jitctx.clients.claude_code.client import CLIENT
 from jitctx.clients.claude_code.doctor import doctor
 from jitctx.clients.claude_code.hooks import ENTRIES, MCP_ENTRIES, settings_path
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from jitctx.clients.base import Setup
-from jitctx.clients.codex import CLIENT
+from jitctx.clients.codex.client import CLIENT
 from jitctx.clients.codex.doctor import doctor
 from jitctx.clients.codex.hooks import ENTRIES, settings_path
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from jitctx.clients.base import Setup
-from jitctx.clients.gemini_cli import CLIENT
+from jitctx.clients.gemini_cli.client import CLIENT
 from jitctx.clients.gemini_cli.doctor import doctor
 from jitctx.clients.gemini_cli.hooks import ENTRIES, settings_path
 

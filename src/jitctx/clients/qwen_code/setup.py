@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from jitctx.clients.base import Setup
-from jitctx.clients.qwen_code import CLIENT
+from jitctx.clients.qwen_code.client import CLIENT
 from jitctx.clients.qwen_code.doctor import doctor
 from jitctx.clients.qwen_code.hooks import ENTRIES, settings_path
 

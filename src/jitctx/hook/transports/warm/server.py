@@ -298,7 +298,8 @@ class Daemon:
 
 
 def _preload(agent: str) -> None:
-    for name in (*PRELOAD, *all_clients.get(agent).preload):
+    all_clients.get(agent)  # the whole client, and with it every module of its own an event uses
+    for name in PRELOAD:
         try:
             importlib.import_module(name)
         except ImportError:
