@@ -22,7 +22,10 @@ Each case is one hook process fed one PostToolUse of a warm session of a copy of
 
 Runs alternate (python, quick, slow, python, ...) so drift in machine load hits all alike; the figures
 are medians of wall time. Targets: slow <= 3x python, quick <= 2x. --importtime lists, for each path, the
-modules with the largest cumulative import time in one run (`python -X importtime`): what to make lazy.
+modules with the largest cumulative import time in one run (`python -X importtime`): what the path pays
+for. The hook's modules import at the top (DESIGN §3): a module on a path that does not need it is a
+structure to fix (what the fast lane loads is the client's dialect, not the client), never a reason to
+defer an import.
 """
 
 from __future__ import annotations

@@ -209,10 +209,12 @@ def test_a_header_is_read_back_to_its_file(tmp_path: Path, root: Path) -> None:
 
 def test_the_report_goes_through_the_registry(tmp_path: Path, root: Path) -> None:
     write_transcript(tmp_path / "home", root, nested(root / "src/ui/CLAUDE.md", "UI rules"))
-    found = all_clients.get("claude-code").drift(SESSION, str(root), [], str(tmp_path / "home"), {})
+    reader = all_clients.drift("claude-code")
+    assert reader is not None
+    found = reader(SESSION, str(root), [], str(tmp_path / "home"), {})
     assert found is not None and found.found and len(found.files) == 1
     # A client that keeps no transcript jitctx reads has nothing to say.
-    assert all_clients.get("gemini-cli").drift(SESSION, str(root), [], str(tmp_path / "home"), {}) is None
+    assert all_clients.drift("gemini") is None
 
 
 def test_damaged_paths_are_no_crash(tmp_path: Path, root: Path) -> None:

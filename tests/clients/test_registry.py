@@ -204,8 +204,11 @@ def test_each_part_is_loaded_only_when_asked_for() -> None:
         "for name in all_clients.names(): all_clients.dialect(name)\n"
         "assert not loaded('.client', '.evidence', '.profile', '.setup', '.doctor'), loaded('.client')\n"
         "assert 'dataclasses' not in sys.modules and 'pathlib' not in sys.modules\n"
+        "assert all_clients.canonical('gemini') == 'gemini-cli' and not loaded('.client')\n"
         "for name in all_clients.names(): all_clients.get(name)\n"
-        "assert not loaded('.setup', '.doctor'), loaded('.setup', '.doctor')\n"
+        "install = loaded('.setup', '.doctor', '.hooks', '.plugin', 'kit.settings_file', 'kit.doctor_kit')\n"
+        "assert not install, install\n"
+        "assert all_clients.drift('codex') is not None and not loaded('.setup')\n"
         "assert all_clients.setup('gemini').client is all_clients.get('gemini-cli')\n"
         "assert 'jitctx.clients.gemini_cli.setup' in sys.modules\n"
     )
@@ -223,6 +226,14 @@ def test_a_client_speaks_its_folders_dialect() -> None:
     with pytest.raises(TypeError, match="does not speak its folder's dialect CodexDialect"):
         all_clients.check(Stranger(), "codex")
     all_clients.check(all_clients.get("codex"), "codex")
+    codex = type(all_clients.get("codex"))
+
+    class Loud(codex):
+        def render(self, event_name: str, text: str) -> dict[str, object]:
+            return {"text": text}
+
+    with pytest.raises(TypeError, match="changes its dialect's render; change them in its dialect"):
+        all_clients.check(Loud(), "codex")
     assert all_clients.dialect("codex") is not all_clients.get("codex")  # two objects, one dialect
     assert type(all_clients.get("codex")).__mro__[1] is type(all_clients.dialect("codex"))
 

@@ -28,7 +28,8 @@ from jitctx.hook.fast_lane import try_quick
 from jitctx.hook.pipeline import respond
 from tests.conftest import settle
 
-CLIENT = all_clients.get("claude-code")
+CLIENT = all_clients.get("claude-code")  # the engine's: the whole client
+DIALECT = all_clients.dialect("claude-code")  # the fast lane's, as the pipeline hands it over
 DIRS = ["src", "src/ui", "pkg/a"]
 NAMES = ["x.ts", "y.py"]
 GLOBS = ["**/*.ts", "src/**", "src/ui/*.ts", "pkg/**/*.py", "**/y.py", "src/{ui,api}/*.ts", "docs/**"]
@@ -167,7 +168,7 @@ def test_the_fast_lane_answers_only_where_the_engine_answers_the_same(
             twin = base / "twin"
             shutil.rmtree(twin, ignore_errors=True)
             shutil.copytree(state, twin, symlinks=True)
-            if try_quick(CLIENT, raw.encode(), str(state)):
+            if try_quick(DIALECT, raw.encode(), str(state)):
                 answered_quickly += 1
                 quick_record = last_record(state)
                 assert engine_answer(raw, twin) == {}, (step, "the fast lane said nothing loads")
@@ -192,6 +193,7 @@ def test_the_differential_test_sees_the_fast_lane_answer(tmp_path: Path) -> None
     engine_answer(raw, state)  # the first touch scans src/
     twin = tmp_path / "twin"
     shutil.copytree(state, twin)
-    assert try_quick(CLIENT, raw.encode(), str(state))
+    assert try_quick(DIALECT, raw.encode(), str(state))
+    assert try_quick("claude-code", raw.encode(), str(twin.parent / "other")) is False  # no session there
     quick = last_record(state)
     assert engine_answer(raw, twin) == {} and last_record(twin) == quick

@@ -155,9 +155,10 @@ def drift_report(
         known = all_clients.canonical(entry.agent) if entry.agent else None
         if known is None or entry.root is None:
             continue  # a profile's session (touch, replay, mcp): no client wrote a transcript of it
-        drift = all_clients.get(known).drift(session_id, entry.root, list(entry.host_loaded), home, environ)
-        if drift is None:
+        reader = all_clients.drift(known)
+        if reader is None:
             continue
+        drift = reader(session_id, entry.root, list(entry.host_loaded), home, environ)
         considered += 1
         if drift.found:
             read.append((known, entry.root, drift))

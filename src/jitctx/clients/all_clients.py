@@ -18,10 +18,19 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
+from jitctx.clients.base import HookDialect
 from jitctx.touched.samples import SAMPLE_KINDS
 
 if TYPE_CHECKING:
-    from jitctx.clients.base import Client, HookDialect, Setup
+    from collections.abc import Callable, Iterable, Mapping
+
+    from jitctx.clients.base import Client, Setup
+    from jitctx.clients.kit.transcript_drift import SessionDrift
+
+    # `session_drift(session_id, root, host_loaded, home, environ)`: what the client's own transcript of a
+    # session shows against jitctx's records of it (files that reached the model more than once, and
+    # `host_loaded` files it never showed loading); one without a transcript found when there is none.
+    DriftReader = Callable[[str, str, Iterable[str], str | None, Mapping[str, str]], SessionDrift]
 
 CLIENTS = {
     "claude-code": "jitctx.clients.claude_code",
@@ -45,20 +54,25 @@ def canonical(name: str) -> str | None:
     if name in CLIENTS:
         return name
     for known in CLIENTS:
-        if name in get(known).aliases:
+        if name in dialect(known).aliases:
             return known
     return None
 
 
 def dialect(name: str) -> HookDialect:
-    """The hook dialect of the client called `name` (a registry name: hooks are installed under those);
-    KeyError when there is none."""
+    """The hook dialect of the client called `name` (or an alias of it); KeyError when there is none."""
     found = _dialects.get(name)
-    if found is None:
-        found = importlib.import_module(f"{CLIENTS[name]}.dialect").DIALECT
-        check_dialect(found, name)
-        _dialects[name] = found
-    return found
+    if found is not None:
+        return found
+    if name not in CLIENTS:
+        known = canonical(name)
+        if known is None:
+            raise KeyError(name)
+        return dialect(known)
+    loaded: HookDialect = importlib.import_module(f"{CLIENTS[name]}.dialect").DIALECT
+    check_dialect(loaded, name)
+    _dialects[name] = loaded
+    return loaded
 
 
 def get(name: str) -> Client:
@@ -99,6 +113,11 @@ def check(client: Client, name: str) -> None:
     own = dialect(name) if name in CLIENTS else None
     if own is not None and not isinstance(client, type(own)):
         raise TypeError(f"{client!r}: does not speak its folder's dialect {type(own).__name__}")
+    # The fast lane answers with the dialect alone, the engine with the whole client: they must read
+    # and answer events alike, so the client's class changes nothing of its dialect.
+    redone = sorted(n for n in vars(type(client)) if not n.startswith("__") and hasattr(own, n))
+    if redone:
+        raise TypeError(f"{client!r}: changes its dialect's {', '.join(redone)}; change them in its dialect")
     check_dialect(client, name)
 
 
@@ -180,14 +199,31 @@ def every_setup() -> list[Setup]:
     return [setup(client.name) for client in every()]
 
 
+def drift(name: str) -> DriftReader | None:
+    """The drift reader of the client called `name` (or an alias): its folder's `drift` module's
+    `session_drift`, for `stats --drift`; None for a client that keeps no transcript jitctx reads."""
+    known = canonical(name)
+    if known is None:
+        raise KeyError(name)
+    module_name = f"{CLIENTS[known]}.drift"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name != module_name:
+            raise
+        return None
+    reader: DriftReader = module.session_drift
+    return reader
+
+
 def choices() -> list[str]:
     """Every name the command line accepts for a client: registry names, then aliases."""
-    return [*CLIENTS, *(alias for client in every() for alias in client.aliases)]
+    return [*CLIENTS, *(alias for name in CLIENTS for alias in dialect(name).aliases)]
 
 
 def mcp_hook_client() -> Client:
     """The client whose hooks can call the `jitctx mcp` server's `hook_event` tool (`--transport mcp`)."""
-    for found in every_setup():
-        if "mcp" in found.transports:
-            return found.client
+    for name in CLIENTS:
+        if "mcp" in dialect(name).transports:
+            return get(name)
     raise LookupError("no client has an mcp transport")  # pragma: no cover - the registry has one

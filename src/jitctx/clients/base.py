@@ -9,7 +9,10 @@ loads nothing beyond its startup files by itself:
 * `HookDialect`: the events it sends and how they read (`parse`), its tools and what each touches, and
   the answers it takes (`render`, `render_hold`);
 * `OwnLoading`: what it loads by itself, and when (its profile, per release through its `Follower`);
-* `EvidenceReader`: what its own records show reached the model (transcripts, forks, drift).
+* `EvidenceReader`: what its own records show reached the model (transcripts, forks).
+
+What its records show against jitctx's over a whole session (`stats --drift`) is read by its folder's
+`drift` module, when it has one (`all_clients.drift`): no hook loads it.
 
 Its `Setup` is the other two, which only `install`, `uninstall` and `doctor` use, in the folder's
 `setup` module (so a hook process never loads them):
@@ -24,6 +27,7 @@ registry, and so is its setup.
 from __future__ import annotations
 
 import importlib
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from jitctx.hook.event import parse_claude_shaped
@@ -36,7 +40,6 @@ if TYPE_CHECKING:
 
     from jitctx.clients.kit.checks import Check
     from jitctx.clients.kit.settings_file import HookEntry
-    from jitctx.clients.kit.transcript_drift import SessionDrift
     from jitctx.hook.event import HookEvent
     from jitctx.profiles import Profile
     from jitctx.touched.tools import Declaration
@@ -85,8 +88,16 @@ class HookDialect:
     its own loading and evidence (its `client` module), which only the engine and the views load."""
 
     name: str = ""  # `jitctx hook NAME`, `jitctx install NAME`; also its profile's name
+    aliases: tuple[str, ...] = ()  # other names the command line accepts (`jitctx hook gemini`)
+    # How its hook events reach jitctx, the transports `install --transport` takes: a process each
+    # (`command`: `jitctx hook NAME`), or the `hook_event` tool of the `jitctx mcp` server (`mcp`).
+    transports: tuple[str, ...] = ("command",)
     # The hook events jitctx answers, in the client's own names.
     events: frozenset[str] = frozenset()
+    # For a Claude-shaped dialect (`parse`): its event names -> kinds (`jitctx.hook.event`), and the tool
+    # events that carry their calls as a `tool_calls` list.
+    kinds: Mapping[str, str] = MappingProxyType({})
+    batch_events: frozenset[str] = frozenset()
     # The module whose `TOOLS` (tool name -> what a call touches), `WRITES` and `sample_call` are the
     # client's own tools; "" for the generic names (jitctx.touched.tools).
     tools_module: str = ""
@@ -96,9 +107,9 @@ class HookDialect:
     recorded_tools: frozenset[str] = frozenset()
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent:
-        """One hook payload as jitctx's canonical event; raises HookError when it is not one."""
-
-        return parse_claude_shaped(self, payload)
+        """One hook payload as jitctx's canonical event; raises HookError when it is not one. By default
+        a Claude-shaped payload, read with the dialect's `kinds`."""
+        return parse_claude_shaped(self, payload, self.kinds, self.batch_events)
 
     def tools(self) -> Mapping[str, Declaration]:
         """The client's tools under its own names, each with what a call of it touches (its input's
@@ -234,19 +245,6 @@ class EvidenceReader:
         `holds(path, display, text) -> bool`), or None when it shows nothing."""
         return None
 
-    def drift(
-        self,
-        session_id: str,
-        root: str,
-        host_loaded: Sequence[str],
-        home: str | None,
-        environ: Mapping[str, str],
-    ) -> SessionDrift | None:
-        """What the client's own transcript of a session shows against jitctx's records of it: files that
-        reached the model more than once, and `host_loaded` files (those jitctx took the client to load)
-        it never showed loading. None when the client keeps no transcript jitctx reads."""
-        return None
-
     def after_tool_calls(self, context: Any, calls: Sequence[Mapping[str, Any]]) -> None:
         """Telemetry beyond discovery for a tool event (Claude Code's skill uses); never changes the
         answer, and raising here is only logged."""
@@ -257,9 +255,8 @@ class Installer:
 
     client: Client  # the client it installs, whose name its entries' commands carry
 
-    # The settings scopes, lowest priority first; the transports `install --transport` takes.
+    # The settings scopes, lowest priority first.
     scopes: tuple[str, ...] = ("project", "user")
-    transports: tuple[str, ...] = ("command",)
     # Does the client read project settings only in the folder it starts in (not the root's when started
     # in a subfolder)? install and doctor say so.
     settings_where_started: bool = False
@@ -325,6 +322,10 @@ class Setup(Installer, DoctorChecks):
     def program(self) -> str:
         return self.client.program
 
+    @property
+    def transports(self) -> tuple[str, ...]:
+        return self.client.transports
+
     def __repr__(self) -> str:
         return f"<setup of {self.client.name}>"
 
@@ -336,7 +337,6 @@ class Client(HookDialect, OwnLoading, EvidenceReader):
     title: str = ""  # for people: "Claude Code"
     program: str = ""  # its executable: `doctor` asks it for `--version`, install says where it runs
     package: str = ""  # where it comes from (npm), for messages and the README
-    aliases: tuple[str, ...] = ()  # other names the command line accepts
 
     def __repr__(self) -> str:
         return f"<client {self.name}>"

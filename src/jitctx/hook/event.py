@@ -38,17 +38,6 @@ SUBAGENT = "subagent"  # a sub-agent started with a fresh context: its own start
 COMPACT = "compact"
 HOST_LOAD = "host_load"  # the client reports a file it loaded itself: recorded, never answered
 
-# Claude Code's event names for each kind; other Claude-shaped dialects give their own.
-CLAUDE_KINDS = {
-    "PostToolUse": TOOLS,
-    "PostToolBatch": TOOLS,
-    "PreToolUse": BEFORE_TOOL,
-    "UserPromptSubmit": PROMPT,
-    "SessionStart": START,
-    "SubagentStart": SUBAGENT,
-    "InstructionsLoaded": HOST_LOAD,
-}
-
 
 class HookError(Exception):
     """The event cannot be answered (malformed payload, unknown event); logged, answered with `{}`."""
@@ -116,9 +105,13 @@ def text_field(payload: Mapping[str, Any], key: str) -> str:
 
 
 def parse_claude_shaped(
-    client: Dialect, payload: Mapping[str, Any], kinds: Mapping[str, str] = CLAUDE_KINDS
+    client: Dialect,
+    payload: Mapping[str, Any],
+    kinds: Mapping[str, str],
+    batches: frozenset[str] = frozenset(),
 ) -> HookEvent:
-    """A payload with Claude Code's field names; `kinds` maps the client's event names to kinds."""
+    """A payload with Claude Code's field names; `kinds` maps the client's event names to kinds, and
+    `batches` names the tool events that carry their calls as a `tool_calls` list."""
     name = text_field(payload, "hook_event_name")
     kind = kinds.get(name)
     if kind is None or name not in client.events:
@@ -137,9 +130,9 @@ def parse_claude_shaped(
     event = HookEvent(name, kind, payload, session_id=session_id, cwd=cwd, channel=channel)
     if kind in (TOOLS, BEFORE_TOOL):
         batch = payload.get("tool_calls")
-        if name == "PostToolBatch":
+        if name in batches:
             if not isinstance(batch, list) or not all(isinstance(call, dict) for call in batch):
-                raise HookError("PostToolBatch event has no 'tool_calls' list of objects")
+                raise HookError(f"{name} event has no 'tool_calls' list of objects")
             event.calls = batch
         else:
             event.calls = [payload]

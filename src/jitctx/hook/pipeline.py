@@ -64,7 +64,7 @@ def respond(
         if raw is not None and len(raw) > MAX_INPUT:
             raise _Unread(f"hook input is larger than {MAX_INPUT // 2**20} MiB; not read")
         # The fast lane needs the client's dialect only; the engine, on a miss, the whole client.
-        speaker: HookDialect = client if not isinstance(client, str) else _dialect(client)
+        speaker = client if not isinstance(client, str) else all_clients.dialect(client)
         event = parse_raw(speaker, raw)
         if _fast_lane(speaker, event, state_dir):
             result: dict[str, Any] = {}
@@ -129,11 +129,6 @@ def _where(exc: BaseException) -> str:
     path = last.tb_frame.f_code.co_filename.replace("\\", "/")
     short = path.split("/site-packages/")[-1].split("/src/")[-1]
     return f", in {short}:{last.tb_lineno} ({last.tb_frame.f_code.co_name})"
-
-
-def _dialect(name: str) -> HookDialect:
-    """The dialect of the client called `name`; an alias (never in an installed hook) loads its client."""
-    return all_clients.dialect(name) if name in all_clients.CLIENTS else all_clients.get(name)
 
 
 def _fast_lane(client: HookDialect, event: HookEvent, state_dir: str) -> bool:

@@ -174,7 +174,8 @@ def test_stats_drift_names_codex_and_its_release(
     monkeypatch.setenv("JITCTX_HOME", str(home))
     monkeypatch.setenv("JITCTX_STATE_DIR", str(tmp_path / "state"))
     monkeypatch.delenv("CODEX_HOME", raising=False)
-    assert all_clients.get("codex").drift(SESSION, str(root), [], str(home), {}) is not None
+    reader = all_clients.drift("codex")
+    assert reader is not None and reader(SESSION, str(root), [], str(home), {}) is not None
     assert main(["stats", "--drift", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)["drift"]
     assert report["read_by_client"] == [{"client": "codex", "sessions": 1}]

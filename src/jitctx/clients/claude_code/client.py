@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 from jitctx.clients.base import Client, Follower
 from jitctx.clients.claude_code.agents_md import mode_in_force, profile_for
 from jitctx.clients.claude_code.dialect import ClaudeCodeDialect
-from jitctx.clients.claude_code.drift import session_drift
 from jitctx.clients.claude_code.evidence import delivered, names_shown
 from jitctx.clients.claude_code.process_release import release_of_process
 from jitctx.clients.claude_code.profile import OWN_FILES
@@ -23,7 +22,6 @@ if TYPE_CHECKING:
     from typing import Any
 
     from jitctx.clients.claude_code.transcript import Release
-    from jitctx.clients.kit.transcript_drift import SessionDrift
     from jitctx.profiles import Profile
 
 
@@ -100,16 +98,6 @@ class ClaudeCode(ClaudeCodeDialect, Client):
 
     def delivered(self, transcript: object) -> Any:
         return delivered(transcript)
-
-    def drift(
-        self,
-        session_id: str,
-        root: str,
-        host_loaded: Sequence[str],
-        home: str | None,
-        environ: Mapping[str, str],
-    ) -> SessionDrift | None:
-        return session_drift(session_id, root, host_loaded, home, environ)
 
     def transcript_names(self, transcript: object) -> frozenset[str] | None:
         return names_shown(transcript)

@@ -1,4 +1,5 @@
-"""Claude Code's hook dialect: the events jitctx answers and the settings entries that register it.
+"""Claude Code's hook payloads, and the settings entries that register jitctx's hooks (its dialect, what
+jitctx reads of those payloads, is `dialect`).
 
 Hook input (code.claude.com/docs/en/hooks), as JSON on stdin; every event carries `session_id`,
 `transcript_path`, `cwd` and `hook_event_name`, and `agent_id` when it fired inside a sub-agent:
@@ -50,7 +51,7 @@ ENTRIES: tuple[HookEntry, ...] = (
     HookEntry("InstructionsLoaded", None, TIMEOUT_S),
 )
 # `install claude-code --transport mcp`: the events an mcp_tool hook can answer go to the running
-# `jitctx mcp` server (mcp_hook); SessionStart and InstructionsLoaded stay commands.
+# `jitctx mcp` server (its `hook_event` tool); SessionStart and InstructionsLoaded stay commands.
 MCP_ENTRIES: tuple[HookEntry, ...] = tuple(entry._replace(mcp=entry.event in MCP_EVENTS) for entry in ENTRIES)
 
 SCOPES = ("project", "local", "user")

@@ -20,7 +20,6 @@ if TYPE_CHECKING:
 
 class ClaudeCodeSetup(Setup):
     scopes = ("project", "local", "user")
-    transports = ("command", "mcp")
     settings_where_started = True  # 2.1.197 and 2.1.332, started in src/ui: src/ui/.claude/ only
     # {"type": "command", "command": ...}, in any scope (2.1.332's settings schema; its input on stdin
     # carries the hooks' session_id)

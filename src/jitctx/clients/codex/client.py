@@ -8,14 +8,12 @@ from typing import TYPE_CHECKING
 from jitctx.clients.base import Client, Follower
 from jitctx.clients.codex.config import config_path, discovery_with_config, read_config, with_config
 from jitctx.clients.codex.dialect import CodexDialect
-from jitctx.clients.codex.drift import session_drift
 from jitctx.clients.codex.evidence import delivered
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Mapping
     from typing import Any
 
-    from jitctx.clients.kit.transcript_drift import SessionDrift
     from jitctx.profiles import Profile
 
 
@@ -40,16 +38,6 @@ class Codex(CodexDialect, Client):
 
     def delivered(self, transcript: object) -> Any:
         return delivered(transcript)
-
-    def drift(
-        self,
-        session_id: str,
-        root: str,
-        host_loaded: Sequence[str],
-        home: str | None,
-        environ: Mapping[str, str],
-    ) -> SessionDrift | None:
-        return session_drift(session_id, root, host_loaded, home, environ)
 
 
 CLIENT = Codex()

@@ -6,15 +6,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from jitctx.clients.base import HookDialect
-from jitctx.hook.event import parse_claude_shaped
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-    from typing import Any
+    pass
 
-    from jitctx.hook.event import HookEvent
-
-# Codex's event names for each kind (`event.parse_claude_shaped`).
+# Codex's event names for each kind (`hook.event.parse_claude_shaped`).
 KINDS = {
     "SessionStart": "start",
     "UserPromptSubmit": "prompt",
@@ -22,15 +18,16 @@ KINDS = {
     "PostToolUse": "tools",
     "SubagentStart": "subagent",
 }
+# How long Codex lets one jitctx hook run (install writes it into each entry, `hooks`): a hook's output
+# in the rollout was written within that long before its record (`evidence`).
+TIMEOUT_S = 10
 
 
 class CodexDialect(HookDialect):
     name = "codex"
     events = frozenset(KINDS)
+    kinds = KINDS
     tools_module = "jitctx.clients.codex.tools"
-
-    def parse(self, payload: Mapping[str, Any]) -> HookEvent:
-        return parse_claude_shaped(self, payload, KINDS)
 
 
 DIALECT = CodexDialect()

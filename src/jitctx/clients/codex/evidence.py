@@ -12,7 +12,7 @@ never saved.
   start, a run of jitctx's blocks each holding its file's present text whole (`answer_blocks.blocks_in`: a
   file changed since before the hook ran proves nothing), then the end or jitctx's notes. A hook that
   prints that has put those very texts before the model. When the hook ran, the record does not say:
-  it ended before the record's time, and Codex stops a hook after its timeout (`hooks.TIMEOUT_S`).
+  it ended before the record's time, and Codex stops a hook after its timeout (`dialect.TIMEOUT_S`).
 
 The rollout is written as the thread goes (0.171.0 had the start's records on disk before SessionStart's
 hook ran), so what the current call brings is not in it yet: this evidence is about earlier events.
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from jitctx.clients.codex.agents_md import CodexFiles, as_sent
 from jitctx.clients.codex.config import OWN_NAMES, project_doc_names, read_config
-from jitctx.clients.codex.hooks import TIMEOUT_S
+from jitctx.clients.codex.dialect import TIMEOUT_S
 from jitctx.clients.codex.rollout import codex_home_of, last_compaction, read_tail, sightings
 from jitctx.clients.kit.answer_blocks import (
     MAX_FILE_BYTES,

@@ -1,5 +1,6 @@
-"""Codex's hook dialect. Codex finds AGENTS.md only from the root to the cwd, at start; this brings nested
-AGENTS.md files, the other instruction formats and scoped rules on every edit and command.
+"""Codex's hook payloads, and the entries that register jitctx's hooks (its dialect is `dialect`). Codex
+finds AGENTS.md only from the root to the cwd, at start; this brings nested AGENTS.md files, the other
+instruction formats and scoped rules on every edit and command.
 
 Hook input (openai/codex, codex-rs/hooks/schema/generated/*.command.input.schema.json): every event carries
 `session_id`, `transcript_path` (the thread's rollout, `rollout`), `cwd`, `hook_event_name`, `model`,
@@ -38,10 +39,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from jitctx.clients.codex.dialect import TIMEOUT_S
 from jitctx.clients.kit.settings_file import HookEntry
 
 AGENT = "codex"
-TIMEOUT_S = 10
 TOOL_MATCHER = "Bash|apply_patch"
 
 ENTRIES: tuple[HookEntry, ...] = (

@@ -13,7 +13,7 @@ with `Custom instructions from PATH` for each AGENTS.md, CLAUDE.md, GEMINI.md ab
 scoped rule matching it that the session has not had yet. A `view` of a directory, bash, rg/grep, glob,
 create, edit and apply_patch load nothing. Not read at all: CLAUDE.local.md, `.claude/CLAUDE.md`,
 `pkg/.claude/rules/`, `~/.claude/`, `~/.codex/`, `~/.gemini/`. A hook's `additionalContext` reaches the
-model, and a preToolUse deny stops a call with its reason as the call's result (`hooks`): so jitctx holds
+model, and a preToolUse deny stops a call with its reason as the call's result (`events`): so jitctx holds
 back a write whose rules are not in context (DESIGN §2.11). In `-p` mode the repository's hooks load only
 when the folder is trusted (`trustedFolders` in `~/.copilot/config.json`, `--trust-folder`,
 `COPILOT_ALLOW_ALL=true`) or with `GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true`; the repository's settings
@@ -22,11 +22,11 @@ are found from a subfolder too, and user hooks need no trust.
 Compaction (1.0.102): `preCompact` fires before it, and its answer reaches no model; the compacted
 conversation keeps the system prompt (rebuilt, with the start files) and the calls made since, and drops
 every hook's context and the client's loads after a view. So jitctx notes the compaction and the next
-tool call's answer carries what the session held (`event.COMPACT`). Sub-agents (its `task` tool):
+tool call's answer carries what the session held (`hook.event.COMPACT`). Sub-agents (its `task` tool):
 `subagentStart`'s answer is put before the sub-agent's first prompt; a general-purpose sub-agent gets the
 start files in its system prompt as the main agent does, one of another type gets none; every type loads
 the files above a file after its own view. A sub-agent's events carry its own id, and jitctx keeps them
-in a channel of their own in the parent's session (`hooks.claude_shaped`). What the client loaded is
+in a channel of their own in the parent's session (`events.claude_shaped`). What the client loaded is
 written to `~/.copilot/session-state/ID/events.jsonl` only when it exits: no hook can read it as evidence.
 
 The modules of this folder: `dialect` (its events, tools and answers: all the fast lane loads), `events`

@@ -19,11 +19,12 @@ if TYPE_CHECKING:
 class CopilotCliDialect(HookDialect):
     name = "copilot-cli"
     events = frozenset(KINDS)
+    kinds = KINDS
     tools_module = "jitctx.clients.copilot_cli.tools"
     fast_lane = True
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent:
-        return parse_claude_shaped(self, claude_shaped(payload), KINDS)
+        return parse_claude_shaped(self, claude_shaped(payload), self.kinds)
 
     def render(self, event_name: str, text: str) -> dict[str, Any]:
         return {"additionalContext": text} if text else {}

@@ -25,7 +25,7 @@ result ("Additional guidance from postToolUse hooks:"), a subagentStart one is p
 first prompt. A preCompact answer reaches no model: compaction drops every context the hooks gave and
 the client's own loads after a `view` (the system prompt, with the start files, is built again), and
 neither sessionStart nor userPromptSubmitted fires after it in the same run, so what the session held
-goes out with the next tool call's answer (`event.COMPACT`). A preToolUse answer `{"permissionDecision":
+goes out with the next tool call's answer (`hook.event.COMPACT`). A preToolUse answer `{"permissionDecision":
 "deny", "permissionDecisionReason": R}` stops the call: the model reads `Denied by preToolUse hook: R` as
 its result, and postToolUse does not fire. A preToolUse hook that fails (exits non-zero, 127 for a
 missing program too) denies the call as well (1.0.57: "preToolUse hook errors now deny the tool call"),
@@ -101,7 +101,7 @@ def _text(payload: Mapping[str, Any], key: str) -> str | None:
 
 
 def claude_shaped(payload: Mapping[str, Any]) -> dict[str, Any]:
-    """The payload under the field names `event.parse_claude_shaped` reads, which checks them. A
+    """The payload under the field names `hook.event.parse_claude_shaped` reads, which checks them. A
     sub-agent's event goes to its parent's session (`parentAgentId`; its own `sessionId` is its own id),
     in the sub-agent's channel (`agentId`)."""
     name = event_name(payload)

@@ -3,7 +3,7 @@
 Field names, as its postToolUse payloads carry them (1.0.102, `toolArgs`): view `path` (a file, or a
 directory it lists), create `path` + `file_text`, edit `path` + `old_str` + `new_str`, bash `command`,
 glob `pattern` + `path`, grep `pattern` + `path`, rg `pattern` + `paths` (one directory or a list of
-them), apply_patch the raw patch text (kept as `input` by `hooks.tool_input`).
+them), apply_patch the raw patch text (kept as `input` by `events.tool_input`).
 """
 
 from __future__ import annotations

@@ -64,7 +64,6 @@ class GeminiCli(GeminiCliDialect, Client):
     title = "Gemini CLI"
     program = "gemini"
     package = "@google/gemini-cli"
-    aliases = ("gemini",)
     profile_module = "jitctx.clients.gemini_cli.profile"
     # Seen with 0.61.0: `gemini -r` rebuilds the history without the first run's opening prompt, which
     # held the SessionStart context; the prompts after it survive later resumes.

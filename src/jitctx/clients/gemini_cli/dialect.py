@@ -28,12 +28,14 @@ KINDS = {
 
 class GeminiCliDialect(HookDialect):
     name = "gemini-cli"
+    aliases = ("gemini",)
     events = frozenset(KINDS)
+    kinds = KINDS
     tools_module = "jitctx.clients.gemini_cli.tools"
     fast_lane = True
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent:
-        event = parse_claude_shaped(self, payload, KINDS)
+        event = parse_claude_shaped(self, payload, self.kinds)
         if event.prompt and "<hook_context>" in event.prompt:
             # Headless, the SessionStart answer is prepended to the prompt: its `@imports` are not the
             # user's mentions.

@@ -1,4 +1,4 @@
-"""Gemini CLI's hook dialect and where its hooks are registered.
+"""Gemini CLI's hook payloads, and where jitctx's hooks are registered (its dialect is `dialect`).
 
 Hook input, as JSON on stdin (Claude Code's field names): every event carries `session_id`,
 `transcript_path`, `cwd`, `hook_event_name` and `timestamp`:

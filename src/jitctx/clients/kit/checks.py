@@ -1,5 +1,5 @@
 """The checks of `jitctx doctor` every client shares, as functions of what was read: settings files, the
-state dir, the hook log. A client's own checks live in its folder (`Client.doctor`).
+state dir, the hook log. A client's own checks live in its folder (`Setup.doctor`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Hooks answered by the running `jitctx mcp` server (`type: "mcp_tool"`), instead of a new `jitctx hook
 AGENT` process per event: the transport `install --transport mcp` writes for a client that has it
-(`"mcp" in Client.transports`; today Claude Code).
+(`"mcp" in HookDialect.transports`; today Claude Code).
 
 What Claude Code 2.1.332 does with such a hook (its bundled code, and live against a scripted model):
 `{"type": "mcp_tool", "server": S, "tool": T, "input": {...}, "timeout": N}` calls tool T of the MCP

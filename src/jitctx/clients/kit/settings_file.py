@@ -55,7 +55,9 @@ class HookEntry(NamedTuple):
     event: str
     matcher: str | None
     timeout: int
-    mcp: bool = False  # answered by the running `jitctx mcp` server (adapters.mcp_hook), not a process
+    # Answered by the running `jitctx mcp` server (its `hook_event` tool: jitctx.hook.transports.mcp.tools),
+    # not by a process.
+    mcp: bool = False
     # Does the client take this hook's failure (a non-zero exit) for a deny of the call or prompt? Then
     # its command is written in the form that always exits 0 (`fail_safe`).
     fails_closed: bool = False

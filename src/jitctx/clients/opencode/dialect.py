@@ -6,13 +6,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from jitctx.clients.base import HookDialect
-from jitctx.hook.event import parse_claude_shaped
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
     from typing import Any
 
-    from jitctx.hook.event import HookEvent
 
 KINDS = {
     "tool.execute.before": "before_tool",
@@ -25,11 +22,9 @@ KINDS = {
 class OpenCodeDialect(HookDialect):
     name = "opencode"
     events = frozenset(KINDS)
+    kinds = KINDS
     tools_module = "jitctx.clients.opencode.tools"
     fast_lane = True
-
-    def parse(self, payload: Mapping[str, Any]) -> HookEvent:
-        return parse_claude_shaped(self, payload, KINDS)
 
     def render_hold(self, event_name: str, reason: str) -> dict[str, Any]:
         return {"decision": "deny", "reason": reason}  # the plugin throws Error(reason)

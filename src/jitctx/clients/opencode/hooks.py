@@ -1,5 +1,5 @@
-"""OpenCode's hook dialect, spoken by the plugin jitctx installs (`jitctx_plugin.js`), and where that
-plugin goes.
+"""OpenCode's hook payloads, as the plugin jitctx installs (`jitctx_plugin.js`) hands them over, and
+where that plugin goes (its dialect is `dialect`).
 
 OpenCode runs no hook commands; it loads plugins from `plugins/*.{js,ts}` (and `plugin/`) of each of its
 config folders: `.opencode/` of the directories from the cwd up to the worktree, and
@@ -33,6 +33,7 @@ from pathlib import Path
 
 from jitctx.clients.kit.settings_file import HookEntry
 from jitctx.clients.opencode import tools
+from jitctx.clients.opencode.loading import config_home
 from jitctx.touched.tools import held_tools
 
 START = "session.start"
@@ -54,14 +55,6 @@ ENTRIES: tuple[HookEntry, ...] = (
 )
 
 SCOPES = ("project", "user")
-
-
-def config_home(home: str, environ: Mapping[str, str]) -> Path:
-    """OpenCode's user config folder: `$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode`."""
-    xdg = environ.get("XDG_CONFIG_HOME")
-    if xdg:  # as OpenCode takes it (xdg-basedir): any value set
-        return Path(xdg) / "opencode"
-    return Path(home) / ".config" / "opencode"
 
 
 def plugin_path(scope: str, root: str, home: str, environ: Mapping[str, str]) -> Path:

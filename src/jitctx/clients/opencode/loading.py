@@ -15,11 +15,20 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import replace
+from pathlib import Path
 
-from jitctx.clients.opencode.hooks import config_home
 from jitctx.clients.opencode.profile import CLAUDE_FILE, DIR_FILES, PROFILE, USER_CLAUDE
 from jitctx.paths import is_inside, relative_posix
 from jitctx.profiles import Profile
+
+
+def config_home(home: str, environ: Mapping[str, str]) -> Path:
+    """OpenCode's user config folder: `$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode`."""
+    xdg = environ.get("XDG_CONFIG_HOME")
+    if xdg:  # as OpenCode takes it (xdg-basedir): any value set
+        return Path(xdg) / "opencode"
+    return Path(home) / ".config" / "opencode"
+
 
 CLAUDE_SWITCHES = ("OPENCODE_DISABLE_CLAUDE_CODE", "OPENCODE_DISABLE_CLAUDE_CODE_PROMPT")
 PROJECT_SWITCH = "OPENCODE_DISABLE_PROJECT_CONFIG"

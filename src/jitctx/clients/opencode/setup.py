@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 from jitctx.clients.base import Setup
 from jitctx.clients.opencode.client import CLIENT
 from jitctx.clients.opencode.doctor import doctor
-from jitctx.clients.opencode.hooks import ENTRIES, config_home, plugin_path
+from jitctx.clients.opencode.hooks import ENTRIES, plugin_path
+from jitctx.clients.opencode.loading import config_home
 from jitctx.clients.opencode.plugin import install_file
 
 if TYPE_CHECKING:

@@ -56,7 +56,6 @@ class QwenCode(QwenCodeDialect, Client):
     title = "Qwen Code"
     program = "qwen"
     package = "@qwen-code/qwen-code"
-    aliases = ("qwen",)
     profile_module = "jitctx.clients.qwen_code.profile"
     # Seen with 0.24.4: the SessionStart answer lives in the system prompt, rebuilt on each run, so a
     # resumed session (`-c`, `-r ID`) holds the tool results of earlier runs but none of the start files.

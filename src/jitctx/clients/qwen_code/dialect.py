@@ -6,13 +6,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from jitctx.clients.base import HookDialect
-from jitctx.hook.event import parse_claude_shaped
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-    from typing import Any
-
-    from jitctx.hook.event import HookEvent
+    pass
 
 KINDS = {
     "PreToolUse": "before_tool",
@@ -25,12 +21,11 @@ KINDS = {
 
 class QwenCodeDialect(HookDialect):
     name = "qwen-code"
+    aliases = ("qwen",)
     events = frozenset(KINDS)
+    kinds = KINDS
     tools_module = "jitctx.clients.qwen_code.tools"
     fast_lane = True
-
-    def parse(self, payload: Mapping[str, Any]) -> HookEvent:
-        return parse_claude_shaped(self, payload, KINDS)
 
 
 DIALECT = QwenCodeDialect()

@@ -1,4 +1,4 @@
-"""Qwen Code's hook dialect and where its hooks are registered.
+"""Qwen Code's hook payloads, and where jitctx's hooks are registered (its dialect is `dialect`).
 
 Hook input, as JSON on stdin (Claude Code's field names): every event carries `session_id`,
 `transcript_path`, `cwd`, `hook_event_name`, `timestamp` and `permission_mode`, and `agent_id` when it
