@@ -14,17 +14,15 @@ from typing import Any
 from tests.conftest import settle
 
 # Beyond the interpreter's own start: json (and the re and enum behind it), errno, shlex, typing (the shell
-# reader's records are `typing.NamedTuple`s), signal (the fast lane's alarm), hashlib (state file names) and
-# argparse (the hook command's module configures its parser; the parser itself is not built). Anything else
-# on the fast lane is a regression to look at: what a quick answer does needs no paths as objects, no
-# dataclasses, no rule file parsers.
+# reader's records are `typing.NamedTuple`s) and signal (the fast lane's alarm). Anything else on the fast
+# lane is a regression to look at: what a quick answer does needs no paths as objects, no dataclasses, no
+# rule file parsers, no argument parser (the hook's command line is read by `fast_main`), no hashlib.
 FAST_LANE_STDLIB = {"json", "json.decoder", "json.encoder", "json.scanner", "_json", "re", "enum", "errno",
                     "shlex", "copyreg", "collections.abc", "__future__", "runpy",
                     "importlib.util", "importlib.machinery", "importlib._abc", "contextlib", "_signal",
                     "keyword", "operator", "_operator", "reprlib", "itertools", "collections", "_collections",
                     "functools", "_functools", "types", "importlib", "warnings", "_sre", "re._constants",
-                    "re._parser", "re._casefix", "re._compiler", "typing", "_typing", "signal",
-                    "hashlib", "_hashlib", "_blake2", "argparse", "gettext"}  # fmt: skip
+                    "re._parser", "re._casefix", "re._compiler", "typing", "_typing", "signal"}  # fmt: skip
 # The parts of jitctx a fast-lane answer never needs: the engine, the session, the project's reader.
 # (How many modules it imports is no budget: modules follow concepts; its start is a benchmark figure,
 # benchmarks/bench_hook_start.py.)
@@ -71,6 +69,39 @@ def test_a_fast_lane_answer_stays_within_its_import_budget(
     assert not modules & NEVER
     assert modules - ours <= FAST_LANE_STDLIB, sorted(modules - ours - FAST_LANE_STDLIB)
     assert not ours & FAST_LANE_NEVER_OURS, sorted(ours & FAST_LANE_NEVER_OURS)
+    # A client's dialect, never the whole client (its own loading, its evidence) nor its setup: the
+    # registry imports those through importlib, which `-X importtime` does not list, so sys.modules tells.
+    probe = (
+        "import sys\n"
+        "sys.argv = ['jitctx', 'hook', 'claude-code']\n"
+        "from jitctx.cli.main import main\n"
+        "code = main()\n"
+        "mine = sorted(m for m in sys.modules if m.startswith('jitctx.clients.claude_code'))\n"
+        "print(code, mine, file=sys.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        input=json.dumps(read).encode(),
+        capture_output=True,
+        env=env,
+        timeout=60,
+    )
+    assert json.loads(done.stdout) == {}
+    loaded = done.stderr.decode().strip()
+    assert loaded == "0 ['jitctx.clients.claude_code', 'jitctx.clients.claude_code.dialect', " + (
+        "'jitctx.clients.claude_code.tools']"
+    ), loaded
+
+
+def test_the_warm_hooks_own_modules_load_no_client() -> None:
+    """A warm hook hands the event over as it came: its modules load no client, no tool reader."""
+    code = (
+        "import sys\n"
+        "import jitctx.cli.main, jitctx.cli.cmd_hook, jitctx.hook.transports.warm.client\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('jitctx.clients.', 'jitctx.touched.'))))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["['jitctx.clients.all_clients',", "'jitctx.touched.samples']"]
 
 
 def test_the_budget_test_sees_an_engine_answer(example_copy: Path, hook_env: dict[str, str]) -> None:

@@ -18,13 +18,12 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-from jitctx.clients.base import HookDialect
 from jitctx.touched.samples import SAMPLE_KINDS
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping
 
-    from jitctx.clients.base import Client, Setup
+    from jitctx.clients.base import Client, HookDialect, Setup
     from jitctx.clients.kit.transcript_drift import SessionDrift
 
     # `session_drift(session_id, root, host_loaded, home, environ)`: what the client's own transcript of a
