@@ -58,37 +58,41 @@ def canonical(name: str) -> str | None:
     return None
 
 
+def registered(name: str) -> str:
+    """The registry name for `name` or an alias of it; KeyError when there is none."""
+    known = canonical(name)
+    if known is None:
+        raise KeyError(name)
+    return known
+
+
 def dialect(name: str) -> HookDialect:
     """The hook dialect of the client called `name` (or an alias of it); KeyError when there is none."""
+    name = registered(name)
     found = _dialects.get(name)
-    if found is not None:
-        return found
-    if name not in CLIENTS:
-        known = canonical(name)
-        if known is None:
-            raise KeyError(name)
-        return dialect(known)
+    if found is None:
+        found = _dialects[name] = _dialect_of(name)
+    return found
+
+
+def _dialect_of(name: str) -> HookDialect:
     loaded: HookDialect = importlib.import_module(f"{CLIENTS[name]}.dialect").DIALECT
     check_dialect(loaded, name)
-    _dialects[name] = loaded
     return loaded
 
 
 def get(name: str) -> Client:
     """The client called `name` (or an alias of it); KeyError when there is none."""
+    name = registered(name)
     client = _loaded.get(name)
-    if client is not None:
-        return client
-    module_name = CLIENTS.get(name)
-    if module_name is None:
-        known = canonical(name)
-        if known is None:
-            raise KeyError(name)
-        return get(known)
+    if client is None:
+        client = _loaded[name] = _client_of(name)
+    return client
 
-    loaded: Client = importlib.import_module(f"{module_name}.client").CLIENT
+
+def _client_of(name: str) -> Client:
+    loaded: Client = importlib.import_module(f"{CLIENTS[name]}.client").CLIENT
     check(loaded, name)
-    _loaded[name] = loaded
     return loaded
 
 
@@ -201,10 +205,7 @@ def every_setup() -> list[Setup]:
 def drift(name: str) -> DriftReader | None:
     """The drift reader of the client called `name` (or an alias): its folder's `drift` module's
     `session_drift`, for `stats --drift`; None for a client that keeps no transcript jitctx reads."""
-    known = canonical(name)
-    if known is None:
-        raise KeyError(name)
-    module_name = f"{CLIENTS[known]}.drift"
+    module_name = f"{CLIENTS[registered(name)]}.drift"
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
