@@ -73,13 +73,13 @@ def run(args: argparse.Namespace) -> int:
     installed = 0
 
     home = user_home()
-    clients = all_clients.every_setup()
-    for client in clients:
-        client_checks, has_hooks = client.doctor(root, home, os.environ)
+    setups = all_clients.every_setup()
+    for setup in setups:
+        client_checks, has_hooks = setup.doctor(root, home, os.environ)
         checks.extend(client_checks)
         installed += has_hooks
     if not installed:
-        first, *others = (client.name for client in clients)
+        first, *others = (setup.name for setup in setups)
         checks.append(
             Check(
                 "jitctx",

@@ -127,21 +127,21 @@ def default_command(agent: str, scope: str = "user") -> str:
     return f"{shlex.quote(sys.executable)} -m jitctx hook {agent}"
 
 
-def hook_command(client: Setup, scope: str, given: str | None, warm: bool) -> str:
+def hook_command(setup: Setup, scope: str, given: str | None, warm: bool) -> str:
     """The command install writes: `given` (--command) or the scope's default, with --warm. In the
     committed scope a client that runs hook commands through a shell gets the guarded form, which
     answers `{}` on a machine without jitctx (clients.kit.hook_command.guard); a plugin of jitctx's own starts
     the program itself and leaves the client alone when it cannot."""
-    command = given or default_command(client.name, scope)
-    if not commands.is_jitctx_command(command, client.name):
+    command = given or default_command(setup.name, scope)
+    if not commands.is_jitctx_command(command, setup.name):
         raise UsageError(
-            f"--command {command!r} must run `jitctx hook {client.name}`: that is how jitctx recognises "
+            f"--command {command!r} must run `jitctx hook {setup.name}`: that is how jitctx recognises "
             "its own entries when it updates or removes them"
         )
     invocation = commands.unguard(command)
     if warm and not settings.is_warm_command(invocation):
         invocation += " --warm"
-    shared = scope == COMMITTED_SCOPE and given is None and not client.hooks_file
+    shared = scope == COMMITTED_SCOPE and given is None and not setup.hooks_file
     return commands.guard(invocation) if shared or commands.is_guarded(command) else invocation
 
 
@@ -157,23 +157,23 @@ def project_root(root_arg: str | None) -> str:
 
 def settings_file(agent: str, scope: str, root_arg: str | None) -> Path:
     root = project_root(root_arg)
-    client = client_of(agent)
-    if scope not in client.scopes:
+    setup = setup_of(agent)
+    if scope not in setup.scopes:
         raise UsageError(
-            f"--scope {scope} does not exist for {agent}; choose one of: {', '.join(client.scopes)}"
+            f"--scope {scope} does not exist for {agent}; choose one of: {', '.join(setup.scopes)}"
         )
     # Only the user scope lives in the home; the others are in the project. A client whose user scope
     # a variable moves ($CODEX_HOME) needs no home then.
     home = ""
     if scope == "user":
         home = user_home() or ""
-    path = client.settings_path(scope, root, home, os.environ)
+    path = setup.settings_path(scope, root, home, os.environ)
     if scope == "user" and not path.is_absolute():
         home_dir()  # raises the usage error that says there is no home
     return path
 
 
-def client_of(agent: str) -> Setup:
+def setup_of(agent: str) -> Setup:
     return all_clients.setup(agent)
 
 
@@ -193,10 +193,10 @@ class Outcome:
 def run(args: argparse.Namespace) -> int:
     if args.agent is None:
         return run_every(args)
-    if getattr(args, "statusline", False) and not client_of(args.agent).status_line_setting:
-        with_one = [c.name for c in _clients() if c.status_line_setting]
+    if getattr(args, "statusline", False) and not setup_of(args.agent).status_line_setting:
+        with_one = [c.name for c in _setups() if c.status_line_setting]
         raise UsageError(
-            f"--statusline is for {', '.join(with_one)}: {client_of(args.agent).title} has no status line "
+            f"--statusline is for {', '.join(with_one)}: {setup_of(args.agent).title} has no status line "
             "command jitctx can set"
         )
     outcome = apply(args)
@@ -214,12 +214,12 @@ def apply(args: argparse.Namespace) -> Outcome:
     path = settings_file(args.agent, args.scope, args.root)
     state = state_dir(args)
     mcp = getattr(args, "transport", "command") == "mcp"
-    client = client_of(args.agent)
-    args.agent = client.name  # an alias (`gemini`) installs the client's own entries
-    if mcp and "mcp" not in client.transports:
-        with_mcp = [c.name for c in _clients() if "mcp" in c.transports]
+    setup = setup_of(args.agent)
+    args.agent = setup.name  # an alias (`gemini`) installs the client's own entries
+    if mcp and "mcp" not in setup.transports:
+        with_mcp = [c.name for c in _setups() if "mcp" in c.transports]
         raise UsageError(
-            f"--transport mcp is for {', '.join(with_mcp)}: {client.title} hooks can only run commands"
+            f"--transport mcp is for {', '.join(with_mcp)}: {setup.title} hooks can only run commands"
         )
     if mcp and args.scope == "local":
         raise UsageError(
@@ -228,14 +228,14 @@ def apply(args: argparse.Namespace) -> Outcome:
         )
     command: str | None = None
     if not args.uninstall:
-        command = hook_command(client, args.scope, args.hook_command, args.warm)
-    if client.hooks_file:  # a plugin file of jitctx's own, not entries in a settings file
-        done_file = client.install_file(path, command, state, args.dry_run)
+        command = hook_command(setup, args.scope, args.hook_command, args.warm)
+    if setup.hooks_file:  # a plugin file of jitctx's own, not entries in a settings file
+        done_file = setup.install_file(path, command, state, args.dry_run)
         return Outcome(
             path, command, done_file.changes, done_file.changed, done_file.backup, done_file.diff,
             done_file.removed,
         )  # fmt: skip
-    serving = "mcp" in client.transports and args.scope != "local"
+    serving = "mcp" in setup.transports and args.scope != "local"
     server_path = None
     if serving:
         home = home_dir() if args.scope == "user" else ""
@@ -245,11 +245,11 @@ def apply(args: argparse.Namespace) -> Outcome:
     changes: list[Change] = []
     server: ServerChange | None = None
     status: StatusLineOutcome | None = None
-    status_keys = client.status_line_setting
+    status_keys = setup.status_line_setting
     with_status_line = command is not None and getattr(args, "statusline", False) and bool(status_keys)
     theirs = None
     if with_status_line:
-        theirs = users_elsewhere(client, path, project_root(args.root), user_home(), os.environ)
+        theirs = users_elsewhere(setup, path, project_root(args.root), user_home(), os.environ)
 
     def change(data: dict[str, Any]) -> tuple[dict[str, Any], bool]:
         nonlocal changes, server, status
@@ -257,7 +257,7 @@ def apply(args: argparse.Namespace) -> Outcome:
             after, changes = settings.uninstall(data, args.agent)
         else:
             after, changes = settings.install(
-                data, client.entries("mcp" if mcp else "command"), command, args.agent
+                data, setup.entries("mcp" if mcp else "command"), command, args.agent
             )
         after, status = _status_line(
             after, status_keys, path, theirs, args.scope, setting=with_status_line, removing=command is None
@@ -290,7 +290,7 @@ def apply(args: argparse.Namespace) -> Outcome:
     # What the entries hold: a client that takes a failing hook for a deny gets the form that always exits 0.
     shown = command
     if command is not None and any(
-        entry.fails_closed for entry in client.entries("mcp" if mcp else "command")
+        entry.fails_closed for entry in setup.entries("mcp" if mcp else "command")
     ):
         shown = commands.fail_safe(command)
     return Outcome(
@@ -336,9 +336,9 @@ class Presence:
         return self.program is not None or self.folder is not None
 
 
-def presence(client: Setup, home: str | None, environ: Mapping[str, str]) -> Presence:
-    program = shutil.which(client.program, path=environ.get("PATH")) if client.program else None
-    folder = client.user_folder(home or "", environ)
+def presence(setup: Setup, home: str | None, environ: Mapping[str, str]) -> Presence:
+    program = shutil.which(setup.program, path=environ.get("PATH")) if setup.program else None
+    folder = setup.user_folder(home or "", environ)
     if folder is not None and not (folder.is_absolute() and os.path.isdir(folder)):
         folder = None
     return Presence(program, folder)
@@ -365,7 +365,7 @@ def run_every(args: argparse.Namespace) -> int:
             "--command is the hook of one agent: name the agent, `jitctx install AGENT --command CMD`"
         )
     if getattr(args, "transport", "command") == "mcp":
-        with_mcp = [c.name for c in _clients() if "mcp" in c.transports]
+        with_mcp = [c.name for c in _setups() if "mcp" in c.transports]
         raise UsageError(
             f"--transport mcp is for {', '.join(with_mcp)} only: name it, "
             f"`jitctx install {with_mcp[0]} --transport mcp`"
@@ -373,7 +373,7 @@ def run_every(args: argparse.Namespace) -> int:
     root = project_root(args.root)
     state_dir(args)  # a state dir that cannot be used stops every install, before any file is read
     home = user_home()
-    runs = [_run_one(args, client, home) for client in _clients()]
+    runs = [_run_one(args, setup, home) for setup in _setups()]
     code = _every_code(args, runs)
     if args.json:
         print_json(_every_document(args, root, runs, code))
@@ -382,18 +382,18 @@ def run_every(args: argparse.Namespace) -> int:
     return code
 
 
-def _run_one(args: argparse.Namespace, client: Setup, home: str | None) -> ClientRun:
-    found = presence(client, home, os.environ)
+def _run_one(args: argparse.Namespace, setup: Setup, home: str | None) -> ClientRun:
+    found = presence(setup, home, os.environ)
     if not found.found and not args.uninstall:  # uninstall looks everywhere: the program may be gone
-        return ClientRun(client, found, skipped="not found")
-    if args.scope not in client.scopes:
-        return ClientRun(client, found, skipped=f"no --scope {args.scope}")
-    one = argparse.Namespace(**{**vars(args), "agent": client.name})
+        return ClientRun(setup, found, skipped="not found")
+    if args.scope not in setup.scopes:
+        return ClientRun(setup, found, skipped=f"no --scope {args.scope}")
+    one = argparse.Namespace(**{**vars(args), "agent": setup.name})
     try:
         outcome = apply(one)
     except (JitctxError, OSError) as exc:
-        return ClientRun(client, found, error=str(exc))
-    return ClientRun(client, found, one, outcome)
+        return ClientRun(setup, found, error=str(exc))
+    return ClientRun(setup, found, one, outcome)
 
 
 def _every_code(args: argparse.Namespace, runs: list[ClientRun]) -> int:
@@ -466,7 +466,7 @@ def _every_human(
         if run.error is not None:
             print(f"jitctx: error: {run.client.name}: {run.error}", file=sys.stderr)
     if code != 0 and not any(run.error is not None for run in runs):
-        with_scope = [c.name for c in _clients() if args.scope in c.scopes]
+        with_scope = [c.name for c in _setups() if args.scope in c.scopes]
         print(
             f"jitctx: found none of the agents with --scope {args.scope} ({', '.join(with_scope)}) on this "
             "machine: no program on PATH, no user folder. Name one to install it anyway: "
@@ -596,7 +596,7 @@ def _status_line_notes(args: argparse.Namespace, outcome: Outcome) -> list[str]:
     change, path = outcome.status_line
     if change.action == REMOVED:
         return [] if args.dry_run else [f"jitctx: status line removed from {path}"]
-    return notes(client_of(args.agent), outcome.status_line, args.scope, args.dry_run)
+    return notes(setup_of(args.agent), outcome.status_line, args.scope, args.dry_run)
 
 
 def _server_notes(outcome: Outcome) -> list[str]:
@@ -624,29 +624,29 @@ def _written_notes(args: argparse.Namespace, outcome: Outcome) -> list[str]:
     if outcome.backup:
         notes.append(f"jitctx: previous version kept as {outcome.backup}")
     notes += _deleted(outcome.removed)
-    client = client_of(args.agent)
+    setup = setup_of(args.agent)
     if outcome.command:
         notes.append(f"jitctx: hook command: {outcome.command}")
         program = command_program(outcome.command) or ""
         if args.scope == COMMITTED_SCOPE:
-            notes += portable_notes(client, outcome.command, path, root)
+            notes += portable_notes(setup, outcome.command, path, root)
         elif os.path.isabs(program) and in_active_virtualenv(program):
             notes.append(
                 "jitctx: (an absolute path: jitctx is on PATH only in this virtualenv, and the agent may be "
                 "started from another shell)"
             )
-    if client.install_note and not args.uninstall:
-        notes.append(client.install_note)
-    elsewhere = _started_elsewhere(client, args.scope, root)
+    if setup.install_note and not args.uninstall:
+        notes.append(setup.install_note)
+    elsewhere = _started_elsewhere(setup, args.scope, root)
     if elsewhere is not None and not args.uninstall:
         notes.append(elsewhere)
     return notes
 
 
-def portable_notes(client: Setup, command: str, path: Path, root: str) -> list[str]:
+def portable_notes(setup: Setup, command: str, path: Path, root: str) -> list[str]:
     """What the committed command does on each machine, and what is amiss with it on this one."""
     program = command_program(command) or ""
-    others = " or ".join(f"--scope {scope}" for scope in client.scopes if scope != COMMITTED_SCOPE)
+    others = " or ".join(f"--scope {scope}" for scope in setup.scopes if scope != COMMITTED_SCOPE)
     keep = f", or install with {others} (this machine only) to run this machine's jitctx" if others else ""
     shared = shared_phrase(path)
     why = machine_specific(program, root)
@@ -655,7 +655,7 @@ def portable_notes(client: Setup, command: str, path: Path, root: str) -> list[s
             f"jitctx: warning: {shared}, and {program} is {why}: on a teammate's machine the hook points "
             f"at nothing; drop --command{keep}"
         ]
-    if client.hooks_file or is_guarded(command):
+    if setup.hooks_file or is_guarded(command):
         notes = [
             f"jitctx: {shared}, so the command names no path of this machine, and runs jitctx only where "
             "it is on PATH: a teammate without jitctx runs the agent as before, without jitctx's context. "
@@ -697,10 +697,10 @@ def _is_this_install(program: str) -> bool:
     return first.startswith(b"#!") and os.fsencode(sys.executable) in first
 
 
-def _started_elsewhere(client: Setup, scope: str, root: str) -> str | None:
+def _started_elsewhere(setup: Setup, scope: str, root: str) -> str | None:
     """Said when the project's settings go to a folder above this one, and the client, started here,
     would not read them (it reads project settings where it starts)."""
-    if scope == "user" or not client.settings_where_started:
+    if scope == "user" or not setup.settings_where_started:
         return None
     folder = root
 
@@ -708,10 +708,10 @@ def _started_elsewhere(client: Setup, scope: str, root: str) -> str | None:
     if here == base or not is_inside(here, base):
         return None
     return (
-        f"jitctx: {client.title} reads project settings only in the folder it starts in: started here "
+        f"jitctx: {setup.title} reads project settings only in the folder it starts in: started here "
         f"({here}) it runs no hook from {folder}. Start it at {folder}, or install with --scope user."
     )
 
 
-def _clients() -> list[Setup]:
+def _setups() -> list[Setup]:
     return all_clients.every_setup()

@@ -120,23 +120,23 @@ def install_help() -> str:
     return f"{INSTALL_INTRO}\nWhere the entries go:\n{where_entries_go()}\n{every}\n{INSTALL_DETAILS}"
 
 
-def found_where(clients: Iterable[Setup] | None = None) -> str:
+def found_where(setups: Iterable[Setup] | None = None) -> str:
     """One row per client: the program looked for on PATH, and the user folder looked for."""
-    if clients is None:
-        clients = all_clients.every_setup()
+    if setups is None:
+        setups = all_clients.every_setup()
     rows = []
-    for client in clients:
+    for setup in setups:
         asked = _AskedEnviron()
-        folder = client.user_folder("~", asked)
+        folder = setup.user_folder("~", asked)
         shown = "" if folder is None else folder.as_posix()
         moved = []
         for name in dict.fromkeys(asked.names):
             # An absolute-looking value: a client may take only an absolute one ($QWEN_HOME).
-            other = client.user_folder("~", {name: f"/${name}"})
+            other = setup.user_folder("~", {name: f"/${name}"})
             if other is not None and other.as_posix() != shown:
                 moved.append(other.as_posix().removeprefix("/"))
         where = " or ".join([shown, *moved]) if shown else "-"
-        rows.append((client.name, client.program or "-", where))
+        rows.append((setup.name, setup.program or "-", where))
     widths = [max(len(row[column]) for row in rows) for column in range(2)]
     return (
         "\n".join(
@@ -147,20 +147,20 @@ def found_where(clients: Iterable[Setup] | None = None) -> str:
     )
 
 
-def where_entries_go(clients: Iterable[Setup] | None = None) -> str:
+def where_entries_go(setups: Iterable[Setup] | None = None) -> str:
     """One row per client and scope: the settings file, and what the scope means or what moves it."""
-    if clients is None:
-        clients = all_clients.every_setup()
+    if setups is None:
+        setups = all_clients.every_setup()
     rows: list[tuple[str, str, str, list[str]]] = []
     explained: set[str] = set()
-    for client in clients:
-        for number, scope in enumerate(client.scopes):
+    for setup in setups:
+        for number, scope in enumerate(setup.scopes):
             asked = _AskedEnviron()
-            path = _shown(client, scope, asked)
+            path = _shown(setup, scope, asked)
             notes = [] if scope in explained or scope not in SCOPE_NOTES else [SCOPE_NOTES[scope]]
             explained.add(scope)
-            notes += _moved_by(client, scope, path, asked.names)
-            rows.append((client.name if number == 0 else "", f"--scope {scope}", path, notes))
+            notes += _moved_by(setup, scope, path, asked.names)
+            rows.append((setup.name if number == 0 else "", f"--scope {scope}", path, notes))
     widths = [max((len(row[column]) for row in rows), default=0) for column in range(3)]
     lines = []
     for name, scope, path, notes in rows:
@@ -169,15 +169,15 @@ def where_entries_go(clients: Iterable[Setup] | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _shown(client: Setup, scope: str, environ: Mapping[str, str]) -> str:
-    return client.settings_path(scope, "<root>", "~", environ).as_posix()
+def _shown(setup: Setup, scope: str, environ: Mapping[str, str]) -> str:
+    return setup.settings_path(scope, "<root>", "~", environ).as_posix()
 
 
-def _moved_by(client: Setup, scope: str, path: str, names: Iterable[str]) -> list[str]:
+def _moved_by(setup: Setup, scope: str, path: str, names: Iterable[str]) -> list[str]:
     """The other place of a scope's file for each variable the client looked up that moves it."""
     notes = []
     for name in dict.fromkeys(names):
-        moved = _shown(client, scope, {name: f"${name}"})
+        moved = _shown(setup, scope, {name: f"${name}"})
         if moved != path:
             notes.append(f"{moved} when set" if moved.startswith(f"${name}") else f"{moved} with ${name} set")
     return notes

@@ -50,15 +50,15 @@ def status_line_command(scope: str) -> str:
 
 
 def users_elsewhere(
-    client: Setup, written: Path, root: str, home: str | None, environ: Mapping[str, str]
+    setup: Setup, written: Path, root: str, home: str | None, environ: Mapping[str, str]
 ) -> tuple[Path, str | None] | None:
     """A status line of the user's in another of the client's settings files (one of its scopes), which
     the agent would show instead of jitctx's or hide behind it: its file and command."""
-    keys = client.status_line_setting
-    for scope in client.scopes:
+    keys = setup.status_line_setting
+    for scope in setup.scopes:
         if scope == "user" and not home:
             continue
-        path = client.settings_path(scope, root, home or "", environ)
+        path = setup.settings_path(scope, root, home or "", environ)
         if path == written or not path.is_absolute():
             continue
         setting = status_line_at(settings_data(path), keys)
@@ -67,7 +67,7 @@ def users_elsewhere(
     return None
 
 
-def notes(client: Setup, outcome: StatusLineOutcome, scope: str, dry_run: bool) -> list[str]:
+def notes(setup: Setup, outcome: StatusLineOutcome, scope: str, dry_run: bool) -> list[str]:
     """What install says about the status line (stderr)."""
     change, path = outcome
     if change.action == LEFT:
@@ -82,12 +82,12 @@ def notes(client: Setup, outcome: StatusLineOutcome, scope: str, dry_run: bool) 
     said = [f"jitctx: status line {change.action} in {path}: {change.command}"]
     if scope == COMMITTED_SCOPE:
         said.append(
-            f"jitctx: note: {path} is shared with the team: every teammate's {client.title} in this project "
+            f"jitctx: note: {path} is shared with the team: every teammate's {setup.title} in this project "
             "shows this status line instead of their own (a project's settings win over a user's); "
-            f"--scope {_private_scope(client)} keeps it yours"
+            f"--scope {_private_scope(setup)} keeps it yours"
         )
     return said
 
 
-def _private_scope(client: Setup) -> str:
-    return next((scope for scope in client.scopes if scope != COMMITTED_SCOPE), "user")
+def _private_scope(setup: Setup) -> str:
+    return next((scope for scope in setup.scopes if scope != COMMITTED_SCOPE), "user")

@@ -20,9 +20,7 @@ if TYPE_CHECKING:
     from jitctx.clients.base import Setup
 
 
-def doctor(
-    client: Setup, root: str, home: str | None, environ: Mapping[str, str]
-) -> tuple[list[Check], bool]:
+def doctor(setup: Setup, root: str, home: str | None, environ: Mapping[str, str]) -> tuple[list[Check], bool]:
     places = [(scope, settings_path(scope, root, home or "")) for scope in ("project", "local")]
     if home:
         places.append(("user", settings_path("user", root, home)))
@@ -32,7 +30,7 @@ def doctor(
             return []
         return [
             Check(
-                client.name,
+                setup.name,
                 name,
                 PROBLEM,
                 f"{path}: disableAllHooks is true: Claude Code runs no hook at all",
@@ -43,7 +41,7 @@ def doctor(
     def server(scope: str, path: Path, handlers: list[Handler]) -> list[Check]:
         if not any(handler.command == MCP_HANDLER for handler in handlers):
             return []
-        return [mcp_server_check(client.name, scope, root, home)]
+        return [mcp_server_check(setup.name, scope, root, home)]
 
     def plugin() -> tuple[list[Check], bool]:
         if not home:
@@ -52,15 +50,15 @@ def doctor(
         return plugin_checks(Path(home), [settings_data(path) for _, path in ordered])
 
     checks, installed = settings_checks(
-        client,
+        setup,
         places,
         settings_problems=disabled,
         scope_checks=server,
         plugin=plugin,
-        last=status_line_checks(client, places),
+        last=status_line_checks(setup, places),
     )
     user = any(check.name == "hooks (user)" and check.status == OK for check in checks)
-    launch = launch_dir_check(client, root, os.getcwd(), user)
+    launch = launch_dir_check(setup, root, os.getcwd(), user)
     return [*checks, *([launch] if launch is not None else [])], installed
 
 

@@ -22,12 +22,10 @@ if TYPE_CHECKING:
 NAME = "codex"
 
 
-def doctor(
-    client: Setup, root: str, home: str | None, environ: Mapping[str, str]
-) -> tuple[list[Check], bool]:
+def doctor(setup: Setup, root: str, home: str | None, environ: Mapping[str, str]) -> tuple[list[Check], bool]:
     codex_home = environ.get("CODEX_HOME") or (os.path.join(home, ".codex") if home else None)
     config, config_check = read_config(codex_home)
-    places = [("project", client.settings_path("project", root, "", environ))]
+    places = [("project", setup.settings_path("project", root, "", environ))]
     if codex_home:
         places.append(("user", Path(codex_home) / "hooks.json"))
 
@@ -37,7 +35,7 @@ def doctor(
     def plugin() -> tuple[list[Check], bool]:
         if not codex_home:
             return [], False
-        return codex_plugin_checks(Path(codex_home), config, [e.event for e in client.entries()])
+        return codex_plugin_checks(Path(codex_home), config, [e.event for e in setup.entries()])
 
     last = []
     if config and codex_hooks_disabled(config):
@@ -51,7 +49,7 @@ def doctor(
             )
         )
     first = [config_check] if config_check is not None else []
-    return settings_checks(client, places, first=first, scope_checks=trust, plugin=plugin, last=last)
+    return settings_checks(setup, places, first=first, scope_checks=trust, plugin=plugin, last=last)
 
 
 def read_config(codex_home: str | None) -> tuple[dict[str, Any], Check | None]:

@@ -15,23 +15,21 @@ if TYPE_CHECKING:
     from jitctx.clients.base import Setup
 
 
-def doctor(
-    client: Setup, root: str, home: str | None, environ: Mapping[str, str]
-) -> tuple[list[Check], bool]:
-    places = [("project", client.settings_path("project", root, "", environ))]
+def doctor(setup: Setup, root: str, home: str | None, environ: Mapping[str, str]) -> tuple[list[Check], bool]:
+    places = [("project", setup.settings_path("project", root, "", environ))]
     if home or environ.get("COPILOT_HOME"):
-        places.append(("user", client.settings_path("user", root, home or "", environ)))
+        places.append(("user", setup.settings_path("user", root, home or "", environ)))
 
     def disabled(data: dict[str, Any], path: Path, name: str) -> list[Check]:
         if not hooks_disabled(data):
             return []
         detail = f"{path}: disableAllHooks is true: Copilot CLI runs no hook at all"
-        return [Check(client.name, name, PROBLEM, detail, f"remove disableAllHooks from {path}")]
+        return [Check(setup.name, name, PROBLEM, detail, f"remove disableAllHooks from {path}")]
 
     def trust(scope: str, path: Path, handlers: list[Handler]) -> list[Check]:
-        return [trust_check(client.name, root, home, environ)] if scope == "project" else []
+        return [trust_check(setup.name, root, home, environ)] if scope == "project" else []
 
-    return settings_checks(client, places, settings_problems=disabled, scope_checks=trust)
+    return settings_checks(setup, places, settings_problems=disabled, scope_checks=trust)
 
 
 def trust_check(name: str, root: str, home: str | None, environ: Mapping[str, str]) -> Check:

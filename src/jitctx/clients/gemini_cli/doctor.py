@@ -18,19 +18,17 @@ if TYPE_CHECKING:
     from jitctx.clients.base import Setup
 
 
-def doctor(
-    client: Setup, root: str, home: str | None, environ: Mapping[str, str]
-) -> tuple[list[Check], bool]:
-    places = [("project", client.settings_path("project", root, "", environ))]
+def doctor(setup: Setup, root: str, home: str | None, environ: Mapping[str, str]) -> tuple[list[Check], bool]:
+    places = [("project", setup.settings_path("project", root, "", environ))]
     if home:
-        places.append(("user", client.settings_path("user", root, home, environ)))
+        places.append(("user", setup.settings_path("user", root, home, environ)))
 
     def disabled(data: dict[str, Any], path: Path, name: str) -> list[Check]:
         config = data.get("hooksConfig")
         if isinstance(config, dict) and config.get("enabled") is False:
             return [
                 Check(
-                    client.name,
+                    setup.name,
                     name,
                     PROBLEM,
                     f"{path}: hooksConfig.enabled is false: Gemini CLI runs no hook at all",
@@ -42,11 +40,11 @@ def doctor(
     def trust(scope: str, path: Path, handlers: list[Handler]) -> list[Check]:
         if scope != "project":
             return []
-        return [trust_check(client.name, root, home, environ)]
+        return [trust_check(setup.name, root, home, environ)]
 
-    checks, installed = settings_checks(client, places, settings_problems=disabled, scope_checks=trust)
+    checks, installed = settings_checks(setup, places, settings_problems=disabled, scope_checks=trust)
     user = any(check.name == "hooks (user)" and check.status == OK for check in checks)
-    launch = launch_dir_check(client, root, os.getcwd(), user)
+    launch = launch_dir_check(setup, root, os.getcwd(), user)
     return [*checks, *([launch] if launch is not None else [])], installed
 
 

@@ -46,40 +46,40 @@ def settings_data(path: Path) -> dict[str, Any]:
 
 
 def hooks_check(
-    client: Setup,
+    setup: Setup,
     scope: str,
     path: Path,
     settings_problems: Callable[[dict[str, Any], Path, str], list[Check]] | None = None,
 ) -> tuple[list[Check], list[Handler]]:
     """The entries of one settings file: every event `install` writes is there; and the handlers."""
-    wanted = [entry.event for entry in client.entries()]
+    wanted = [entry.event for entry in setup.entries()]
     name = f"hooks ({scope})"
     try:
         text, data = read_settings(path)
     except JitctxError as exc:
-        return [Check(client.name, name, PROBLEM, str(exc), f"fix {path}")], []
+        return [Check(setup.name, name, PROBLEM, str(exc), f"fix {path}")], []
     if text is None:
         return [], []
     checks = settings_problems(data, path, name) if settings_problems is not None else []
-    handlers = our_handlers(data, client.name)
+    handlers = our_handlers(data, setup.name)
     if not handlers:
         return checks, []
     missing = missing_events(handlers, wanted)
     if missing:
         detail = f"{path}: no entry for {', '.join(missing)} (written by an older jitctx?)"
         checks.append(
-            Check(client.name, name, PROBLEM, detail, f"jitctx install {client.name} --scope {scope}")
+            Check(setup.name, name, PROBLEM, detail, f"jitctx install {setup.name} --scope {scope}")
         )
     else:
-        checks.append(Check(client.name, name, OK, f"{path}: {', '.join(wanted)}{warm_note(handlers)}"))
-    checks.extend(fail_safe_check(client, scope, path, handlers))
+        checks.append(Check(setup.name, name, OK, f"{path}: {', '.join(wanted)}{warm_note(handlers)}"))
+    checks.extend(fail_safe_check(setup, scope, path, handlers))
     return checks, handlers
 
 
-def fail_safe_check(client: Setup, scope: str, path: Path, handlers: Sequence[Handler]) -> list[Check]:
+def fail_safe_check(setup: Setup, scope: str, path: Path, handlers: Sequence[Handler]) -> list[Check]:
     """Said when a hook the client takes for a deny when it fails (`HookEntry.fails_closed`) runs a
     command that can exit non-zero: a jitctx that breaks or goes missing would then block the agent."""
-    closing = {entry.event for entry in client.entries() if entry.fails_closed}
+    closing = {entry.event for entry in setup.entries() if entry.fails_closed}
     unsafe = [
         h for h in handlers if h.event in closing and h.command != MCP_HANDLER and not is_fail_safe(h.command)
     ]
@@ -88,13 +88,13 @@ def fail_safe_check(client: Setup, scope: str, path: Path, handlers: Sequence[Ha
     events = ", ".join(dict.fromkeys(h.event for h in unsafe))
     return [
         Check(
-            client.name,
+            setup.name,
             f"fail-safe ({scope})",
             WARN,
             f"{path}: the command of {events}, `{unsafe[0].command}`, exits non-zero when jitctx fails "
-            f"or is missing, and {client.title} then denies the call (or the prompt) instead of running "
+            f"or is missing, and {setup.title} then denies the call (or the prompt) instead of running "
             f"it without jitctx; install writes `{fail_safe(unsafe[0].command)}`, which answers {{}} then",
-            f"jitctx install {client.name} --scope {scope}",
+            f"jitctx install {setup.name} --scope {scope}",
         )
     ]
 
@@ -190,24 +190,24 @@ def shared_phrase(path: Path) -> str:
     }.get(sharing(path), f"{path} is meant to be committed, shared with the team")
 
 
-def portable_check(client: Setup, command: str, path: Path) -> Check:
+def portable_check(setup: Setup, command: str, path: Path) -> Check:
     """The hook command of a committed settings file names no path of this machine, and answers where
     jitctx is not installed."""
     name = f"portable ({COMMITTED_SCOPE})"
     program = command_program(command) or ""
     why = machine_specific(program, str(path.parent.parent))  # <root>/.claude/settings.json -> <root>
-    written = guard(f"jitctx hook {client.name}")
-    if not client.hooks_file and any(entry.fails_closed for entry in client.entries()):
+    written = guard(f"jitctx hook {setup.name}")
+    if not setup.hooks_file and any(entry.fails_closed for entry in setup.entries()):
         written = fail_safe(written)
     reinstall = (
-        f"jitctx install {client.name} --scope {COMMITTED_SCOPE}   (writes "
+        f"jitctx install {setup.name} --scope {COMMITTED_SCOPE}   (writes "
         f"`{written}`, which runs the jitctx each machine has on PATH: {INSTALL_FOR_USER})"
     )
     if why is not None:
-        mine = [scope for scope in client.scopes if scope != COMMITTED_SCOPE]
+        mine = [scope for scope in setup.scopes if scope != COMMITTED_SCOPE]
         keep = f"; or keep it on this machine only: --scope {mine[0]}" if mine else ""
         return Check(
-            client.name,
+            setup.name,
             name,
             WARN,
             f"{shared_phrase(path)}, and runs {program}, {why}: on a teammate's machine the hook points "
@@ -216,7 +216,7 @@ def portable_check(client: Setup, command: str, path: Path) -> Check:
         )
     if not (is_guarded(command) or is_fail_safe(command)):
         return Check(
-            client.name,
+            setup.name,
             name,
             WARN,
             f"{shared_phrase(path)}, and runs {command} on every machine: where jitctx is not installed "
@@ -224,7 +224,7 @@ def portable_check(client: Setup, command: str, path: Path) -> Check:
             reinstall,
         )
     return Check(
-        client.name,
+        setup.name,
         name,
         OK,
         f"{command}: names no path of this machine, and answers {{}} where jitctx is not installed",
@@ -289,12 +289,12 @@ def _on_path_fix(client: str, scope: str, what_install_writes: str) -> str:
     return f"jitctx install {client} --scope {scope}   {what_install_writes}"
 
 
-def version_check(client: Setup) -> Check:
+def version_check(setup: Setup) -> Check:
     """`PROGRAM --version`, skipped when the client is not on PATH."""
-    program = client.program
+    program = setup.program
     found = shutil.which(program)
     if found is None:
-        return Check(client.name, "version", SKIP, f"{program} is not on PATH")
+        return Check(setup.name, "version", SKIP, f"{program} is not on PATH")
     try:
         done = subprocess.run(
             [found, "--version"],
@@ -305,18 +305,18 @@ def version_check(client: Setup) -> Check:
         )
     except subprocess.TimeoutExpired:
         return Check(
-            client.name, "version", WARN, f"{found} --version did not answer in {VERSION_TIMEOUT_S} s"
+            setup.name, "version", WARN, f"{found} --version did not answer in {VERSION_TIMEOUT_S} s"
         )
     except OSError as exc:
-        return Check(client.name, "version", WARN, f"{found} cannot be run ({exc.strerror})")
+        return Check(setup.name, "version", WARN, f"{found} cannot be run ({exc.strerror})")
     text = done.stdout.decode("utf-8", "replace").strip().splitlines()
     if done.returncode != 0 or not text:
-        return Check(client.name, "version", WARN, f"{found} --version failed (exit {done.returncode})")
-    return Check(client.name, "version", OK, f"{text[0][:100]} ({found})")
+        return Check(setup.name, "version", WARN, f"{found} --version failed (exit {done.returncode})")
+    return Check(setup.name, "version", OK, f"{text[0][:100]} ({found})")
 
 
 def settings_checks(
-    client: Setup,
+    setup: Setup,
     places: Sequence[Place],
     *,
     first: Sequence[Check] = (),
@@ -327,12 +327,12 @@ def settings_checks(
 ) -> tuple[list[Check], bool]:
     """The version, the entries of each settings file in `places`, the commands they run, the client's
     own checks (given as hooks), and whether jitctx's hooks are installed for it in any place."""
-    checks = [version_check(client), *first]
+    checks = [version_check(setup), *first]
     found_in: list[str] = []
     commands: dict[str, str] = {}
     committed: dict[str, Path] = {}  # command -> the committed settings file that runs it
     for scope, path in places:
-        scope_found, handlers = hooks_check(client, scope, path, settings_problems)
+        scope_found, handlers = hooks_check(setup, scope, path, settings_problems)
         checks.extend(scope_found)
         if not handlers:
             continue
@@ -346,7 +346,7 @@ def settings_checks(
             checks.extend(scope_checks(scope, path, handlers))
     plugin_found, active = plugin() if plugin is not None else ([], False)
     checks.extend(plugin_found)
-    name = client.name
+    name = setup.name
     if active and found_in:
         checks.append(
             Check(
@@ -360,7 +360,7 @@ def settings_checks(
     if not active:
         checks.extend(scopes_check(name, "hooks", found_in, [scope for scope, _ in places]))
     checks.extend(command_check(name, command, scope) for command, scope in commands.items())
-    checks.extend(portable_check(client, command, path) for command, path in committed.items())
+    checks.extend(portable_check(setup, command, path) for command, path in committed.items())
     checks.extend(last)
     return checks, bool(found_in) or active
 
@@ -376,26 +376,26 @@ def scopes_check(name: str, what: str, found_in: list[str], scopes: list[str]) -
     return []
 
 
-def launch_dir_check(client: Setup, root: str, cwd: str, user_installed: bool) -> Check | None:
+def launch_dir_check(setup: Setup, root: str, cwd: str, user_installed: bool) -> Check | None:
     """A client that reads project settings only in the folder it starts in (`<cwd>/.claude/`,
     `<cwd>/.gemini/`) runs no project hook of the root when started in a subfolder: said when doctor runs
     in one whose own settings have no jitctx hooks and the user scope has none either."""
     real_cwd, real_root = os.path.realpath(cwd), os.path.realpath(root)
     if real_cwd == real_root or not is_inside(real_cwd, real_root) or user_installed:
         return None
-    here = [path for scope, path in project_places(client, real_cwd) if scope != "user"]
-    if any(our_handlers(settings_data(path), client.name) for path in here):
-        return Check(client.name, "hooks (this folder)", OK, f"started here, {client.title} reads {here[0]}")
+    here = [path for scope, path in project_places(setup, real_cwd) if scope != "user"]
+    if any(our_handlers(settings_data(path), setup.name) for path in here):
+        return Check(setup.name, "hooks (this folder)", OK, f"started here, {setup.title} reads {here[0]}")
     shown = ", ".join(str(path) for path in here)
     return Check(
-        client.name,
+        setup.name,
         "hooks (this folder)",
         WARN,
-        f"started in {real_cwd}, {client.title} reads its project settings from {shown} only: "
+        f"started in {real_cwd}, {setup.title} reads its project settings from {shown} only: "
         f"the hooks at {real_root} do not run",
-        f"start {client.program} at {real_root}, or: jitctx install {client.name} --scope user",
+        f"start {setup.program} at {real_root}, or: jitctx install {setup.name} --scope user",
     )
 
 
-def project_places(client: Setup, root: str) -> list[Place]:
-    return [(scope, client.settings_path(scope, root, "", {})) for scope in client.scopes if scope != "user"]
+def project_places(setup: Setup, root: str) -> list[Place]:
+    return [(scope, setup.settings_path(scope, root, "", {})) for scope in setup.scopes if scope != "user"]

@@ -105,17 +105,17 @@ def uninstall(data: Settings, keys: Sequence[str]) -> tuple[Settings, StatusLine
     return result, StatusLineChange(REMOVED, None)
 
 
-def status_line_checks(client: Setup, places: Sequence[tuple[str, Path]]) -> list[Check]:
+def status_line_checks(setup: Setup, places: Sequence[tuple[str, Path]]) -> list[Check]:
     """`jitctx doctor`: where jitctx's status line is set, that its program runs (as a hook command's is
     checked). Nothing when it is set nowhere: it is optional."""
     checks = []
     for scope, path in places:
-        setting = setting_at(settings_data(path), client.status_line_setting)
+        setting = setting_at(settings_data(path), setup.status_line_setting)
         command = command_of(setting)
         if command is None or not is_jitctx_status_line(setting):
             continue
-        ran = command_check(client.name, command, scope)
+        ran = command_check(setup.name, command, scope)
         detail = f"{path}: {command}" if ran.status == "ok" else ran.detail
-        fix = ran.fix.replace(f"jitctx install {client.name}", f"jitctx install {client.name} --statusline")
+        fix = ran.fix.replace(f"jitctx install {setup.name}", f"jitctx install {setup.name} --statusline")
         checks.append(replace(ran, name=f"status line ({scope})", detail=detail, fix=fix))
     return checks

@@ -26,59 +26,57 @@ def _set(environ: Mapping[str, str], name: str) -> bool:
     return environ.get(name, "").strip().lower() in ("1", "true")
 
 
-def plugin_check(client: Setup, scope: str, path: Path) -> tuple[Check, str | None]:
+def plugin_check(setup: Setup, scope: str, path: Path) -> tuple[Check, str | None]:
     """The plugin file of one scope, and the command it runs when it is jitctx's and current."""
     name = f"plugin ({scope})"
-    fix = f"jitctx install {client.name} --scope {scope}"
+    fix = f"jitctx install {setup.name} --scope {scope}"
     try:
         text = read_text(path)
     except SettingsError as exc:
-        return Check(client.name, name, PROBLEM, str(exc), fix), None
+        return Check(setup.name, name, PROBLEM, str(exc), fix), None
     if text is None:  # one scope is enough: `doctor` weighs the scopes together
-        return Check(client.name, name, SKIP, f"{path}: no jitctx plugin", fix), None
+        return Check(setup.name, name, SKIP, f"{path}: no jitctx plugin", fix), None
     if not is_ours(text):
         return Check(
-            client.name, name, PROBLEM, f"{path} is not jitctx's plugin", f"move it away; {fix}"
+            setup.name, name, PROBLEM, f"{path} is not jitctx's plugin", f"move it away; {fix}"
         ), None
     command = command_of(text)
     if command is None:
-        return Check(client.name, name, PROBLEM, f"{path}: its hook command cannot be read", fix), None
+        return Check(setup.name, name, PROBLEM, f"{path}: its hook command cannot be read", fix), None
     try:
         current = render(command)
     except SettingsError as exc:
-        return Check(client.name, name, PROBLEM, str(exc), "reinstall jitctx"), command
+        return Check(setup.name, name, PROBLEM, str(exc), "reinstall jitctx"), command
     if text != current:
         detail = f"{path} is from another jitctx release: reinstall to get this one's"
         if f'"{TOOL_BEFORE}"' not in text:
             detail += " (that one does not hold back a write whose rules the model has not seen)"
-        return Check(client.name, name, WARN, detail, fix), command
-    return Check(client.name, name, OK, f"{path} runs {command}"), command
+        return Check(setup.name, name, WARN, detail, fix), command
+    return Check(setup.name, name, OK, f"{path} runs {command}"), command
 
 
-def doctor(
-    client: Setup, root: str, home: str | None, environ: Mapping[str, str]
-) -> tuple[list[Check], bool]:
-    checks = [version_check(client)]
+def doctor(setup: Setup, root: str, home: str | None, environ: Mapping[str, str]) -> tuple[list[Check], bool]:
+    checks = [version_check(setup)]
     found_in: list[str] = []
-    scopes = [scope for scope in client.scopes if home is not None or scope != "user"]
+    scopes = [scope for scope in setup.scopes if home is not None or scope != "user"]
     plugins: list[Check] = []
     commands: list[Check] = []
     for scope in scopes:
-        path = client.settings_path(scope, root, home or "", environ)
-        check, command = plugin_check(client, scope, path)
+        path = setup.settings_path(scope, root, home or "", environ)
+        check, command = plugin_check(setup, scope, path)
         plugins.append(check)
         if command is not None:
             found_in.append(scope)
             # The plugin starts the command itself and leaves OpenCode alone when it cannot.
-            commands.append(command_check(client.name, command, scope, answers_without=True))
+            commands.append(command_check(setup.name, command, scope, answers_without=True))
     installed = bool(found_in)
     checks.extend(check for check in plugins if check.status != SKIP)  # one scope is enough
-    checks.extend(scopes_check(client.name, "plugin", found_in, scopes))
+    checks.extend(scopes_check(setup.name, "plugin", found_in, scopes))
     checks.extend(commands)
     if installed and _set(environ, NO_PLUGINS):
         checks.append(
             Check(
-                client.name,
+                setup.name,
                 "plugins",
                 PROBLEM,
                 f"{NO_PLUGINS} is set: OpenCode loads no plugin",
@@ -88,11 +86,11 @@ def doctor(
     if installed and _set(environ, NO_PROJECT):
         checks.append(
             Check(
-                client.name,
+                setup.name,
                 "project config",
                 WARN,
                 f"{NO_PROJECT} is set: OpenCode ignores the project's .opencode/, and its plugin",
-                f"unset {NO_PROJECT}, or: jitctx install {client.name} --scope user",
+                f"unset {NO_PROJECT}, or: jitctx install {setup.name} --scope user",
             )
         )
     return checks, installed

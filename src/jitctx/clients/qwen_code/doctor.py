@@ -16,19 +16,17 @@ if TYPE_CHECKING:
     from jitctx.clients.base import Setup
 
 
-def doctor(
-    client: Setup, root: str, home: str | None, environ: Mapping[str, str]
-) -> tuple[list[Check], bool]:
-    places = [("project", client.settings_path("project", root, "", environ))]
+def doctor(setup: Setup, root: str, home: str | None, environ: Mapping[str, str]) -> tuple[list[Check], bool]:
+    places = [("project", setup.settings_path("project", root, "", environ))]
     if home:
-        places.append(("user", client.settings_path("user", root, home, environ)))
+        places.append(("user", setup.settings_path("user", root, home, environ)))
 
     def disabled(data: dict[str, Any], path: Path, name: str) -> list[Check]:
         if not hooks_disabled(data):
             return []
         return [
             Check(
-                client.name,
+                setup.name,
                 name,
                 PROBLEM,
                 f"{path}: disableAllHooks is true: Qwen Code runs no hook at all",
@@ -37,11 +35,11 @@ def doctor(
         ]
 
     def trust(scope: str, path: Path, handlers: list[Handler]) -> list[Check]:
-        return [trust_check(client.name, root, home, environ)] if scope == "project" else []
+        return [trust_check(setup.name, root, home, environ)] if scope == "project" else []
 
-    checks, installed = settings_checks(client, places, settings_problems=disabled, scope_checks=trust)
+    checks, installed = settings_checks(setup, places, settings_problems=disabled, scope_checks=trust)
     user = any(check.name == "hooks (user)" and check.status == OK for check in checks)
-    launch = launch_dir_check(client, root, os.getcwd(), user)
+    launch = launch_dir_check(setup, root, os.getcwd(), user)
     return [*checks, *([launch] if launch is not None else [])], installed
 
 
