@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from jitctx.cli.main import main
+from jitctx.clients import all_clients
 from jitctx.clients.codex.trust import codex_hash, codex_trust
 from jitctx.clients.kit import doctor_kit
 from jitctx.clients.kit.checks import Handler, hook_log_check
@@ -433,3 +434,13 @@ def test_the_codex_plugin_counts_once_enabled_and_its_hooks_need_trust(
     (codex_home / "config.toml").write_text('[plugins."jitctx@jitctx"]\nenabled = false\n' + trusted)
     code, doc = doctor(capsys)
     assert code == 1 and status(doc, "codex", "plugin jitctx@jitctx") == "warn"  # disabled: no hooks run
+
+
+def test_help_says_what_each_agent_adds(capsys: pytest.CaptureFixture[str]) -> None:
+    """`doctor --help` is built from the registry: every agent's own checks, no list of names to forget."""
+    with pytest.raises(SystemExit):
+        main(["doctor", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for setup in all_clients.every_setup():
+        assert setup.doctor_note, setup.name
+        assert f"{setup.name} {' '.join(setup.doctor_note.split())}" in text

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import textwrap
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -22,38 +23,51 @@ from jitctx.paths import find_root
 from jitctx.profiles import PROFILES, ROOT_MARKERS
 from jitctx.safe_open import open_state_file
 
-HELP = """\
-Checks, for Claude Code and Codex:
-  hooks        jitctx's hook entries in each settings file the client reads (project, local, user),
-               every event `jitctx install` writes; Claude Code settings that switch hooks off
-               (disableAllHooks) and Codex's features.hooks = false are problems too
+CHECKS = """\
+Checks, for every agent (`jitctx profiles` lists them):
+  hooks        jitctx's hook entries in each settings file the agent reads (its scopes), every event
+               `jitctx install` writes
   command      the hook command's program exists (an absolute path) or is on PATH; where jitctx is
                not on PATH, the committed command answers {} and the agent runs without jitctx's
                context (a warning), while the bare `jitctx hook AGENT` of older installs fails
   portable     the committed command names no path of this machine and answers where jitctx is not
                installed (`jitctx install AGENT` rewrites an older one)
-  trust        Codex only: the hooks are trusted (Codex records that in config.toml under
-               [hooks.state."<hooks.json>:<event>:<group>:<handler>"]; trust them with /hooks in Codex),
-               and the project folder is trusted (Codex ignores .codex/ in a folder it does not trust)
-  version      `claude --version` / `codex --version` (skipped when the client is not on PATH)
-  plugin       the jitctx plugin, when installed: enabled, its first-use install of jitctx into the
-               plugin's data folder done, and (Codex) a trust record for each of its hooks; an enabled
-               plugin's hooks count as installed hooks
+  version      `PROGRAM --version` (skipped when the agent's program is not on PATH)
+and what each agent adds of its own:
+"""
+
+JITCTX_CHECKS = """\
 and for jitctx itself: the state dir is a directory of yours, 0700 and writable, and the hook log
-(<state dir>/hook.log) has no errors from the last 24 hours.
-  drift        per client release, from the transcripts of the last 7 days (20 sessions at most):
-               files that reached the model twice, or that jitctx counted as loaded by the client
+(<state dir>/hook.log) has no errors from the last 24 hours; and
+  drift        per agent release, from the transcripts of the last 7 days (20 sessions at most):
+               files that reached the model twice, or that jitctx counted as loaded by the agent
                and never arrived (a warning; `jitctx stats --drift` lists them)
   links        a symbolic link in the project that leads to an instruction file outside it: jitctx
-               does not read that file, a client that follows links loads it (`jitctx lint` lists each)
+               does not read that file, an agent that follows links loads it (`jitctx lint` lists each)
 
 Exit 0 when nothing is wrong, 1 when a check found a problem, 2 on a usage error. Warnings (a folder
-Codex never asked about, hooks in two scopes) do not change the exit code.
+an agent never asked about, hooks in two scopes) do not change the exit code.
 
 examples:
   jitctx doctor
   jitctx doctor --root ~/src/app --json
 """
+
+
+def own_checks() -> str:
+    """One paragraph per agent: the checks of its own (`Setup.doctor_note`)."""
+    return "".join(
+        textwrap.fill(
+            setup.doctor_note,
+            width=104,
+            initial_indent=f"  {setup.name:<13}",
+            subsequent_indent=" " * 15,
+            break_on_hyphens=False,
+        )
+        + "\n"
+        for setup in all_clients.every_setup()
+    )
+
 
 LOG_TAIL_BYTES = 64 * 1024
 # The drift check reads the transcripts of the newest sessions only: doctor should answer in a moment.
@@ -61,7 +75,7 @@ DRIFT_DAYS, DRIFT_SESSIONS = 7, 20
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.epilog = HELP
+    parser.epilog = CHECKS + own_checks() + JITCTX_CHECKS
     add_root(parser)
     add_state_dir(parser)
     add_json(parser)

@@ -294,6 +294,8 @@ class DoctorChecks:
     """What `jitctx doctor` checks for the client."""
 
     client: Client
+    # What its `doctor` checks beyond every agent's (hooks, command, version), for `doctor --help`.
+    doctor_note: str = ""
 
     def doctor(self, root: str, home: str | None, environ: Mapping[str, str]) -> tuple[list[Check], bool]:
         """Checks of this client's setup (where its installer says hooks are), and whether jitctx's hooks

@@ -19,6 +19,12 @@ if TYPE_CHECKING:
 
 
 class ClaudeCodeSetup(Setup):
+    # What its `doctor` checks of its own (`doctor --help`).
+    doctor_note = (
+        "settings that switch hooks off (disableAllHooks); the `jitctx mcp` server of `install "
+        "--transport mcp`; the jitctx plugin, when installed (enabled, its first-use install of jitctx "
+        "done; an enabled plugin's hooks count as installed); jitctx's status line, when set"
+    )
     scopes = ("project", "local", "user")
     settings_where_started = True  # 2.1.197 and 2.1.332, started in src/ui: src/ui/.claude/ only
     # {"type": "command", "command": ...}, in any scope (2.1.332's settings schema; its input on stdin

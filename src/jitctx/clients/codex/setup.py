@@ -25,6 +25,13 @@ jitctx: Codex runs a new or changed hook only after you trust it: start Codex, t
 
 
 class CodexSetup(Setup):
+    # What its `doctor` checks of its own (`doctor --help`).
+    doctor_note = (
+        "its config.toml (readable, `features.hooks` not false); the trust it recorded for each hook "
+        '(config.toml, [hooks.state."<hooks.json>:<event>:<group>:<handler>"]: trust them with /hooks in '
+        "Codex) and for the project folder (it ignores .codex/ in a folder it does not trust); the jitctx"
+        " plugin, when installed, with a trust record for each of its hooks"
+    )
     scopes = ("project", "user")
     install_note = TRUST_NOTE
 

@@ -26,6 +26,11 @@ jitctx: GitHub Copilot CLI runs a repository's hooks only in a folder you trust:
 
 
 class CopilotCliSetup(Setup):
+    # What its `doctor` checks of its own (`doctor --help`).
+    doctor_note = (
+        "disableAllHooks in a settings file; folder trust (the repository's hooks run only in a trusted "
+        "folder)"
+    )
     scopes = ("project", "user")
     install_note = TRUST_NOTE
 

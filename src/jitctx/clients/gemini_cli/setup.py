@@ -26,6 +26,10 @@ jitctx: Gemini CLI runs a project's hooks only in a folder you trust, and reads 
 
 
 class GeminiCliSetup(Setup):
+    # What its `doctor` checks of its own (`doctor --help`).
+    doctor_note = (
+        "settings that switch hooks off; folder trust (a project's hooks run only in a trusted folder)"
+    )
     settings_where_started = True  # 0.61.0 reads `<cwd>/.gemini/settings.json`, no parent's
     scopes = ("project", "user")
     install_note = TRUST_NOTE

@@ -28,6 +28,11 @@ jitctx: OpenCode loads the plugin when it starts (no trust step): plugins from t
 
 
 class OpenCodeSetup(Setup):
+    # What its `doctor` checks of its own (`doctor --help`).
+    doctor_note = (
+        "jitctx's plugin file in each scope (present, jitctx's, current, its command runnable), and the "
+        "switches that keep OpenCode from loading it"
+    )
     scopes = ("project", "user")
     install_note = INSTALL_NOTE
     hooks_file = True

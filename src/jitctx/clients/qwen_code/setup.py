@@ -26,6 +26,11 @@ jitctx: Qwen Code reads a project's hooks from the .qwen/settings.json of the fo
 
 
 class QwenCodeSetup(Setup):
+    # What its `doctor` checks of its own (`doctor --help`).
+    doctor_note = (
+        "settings that switch hooks off; folder trust (when it is on, a project's settings, its hooks "
+        "included, count only in a trusted folder)"
+    )
     settings_where_started = True  # 0.24.4 reads `<cwd>/.qwen/settings.json`, no parent's
     scopes = ("project", "user")
     install_note = TRUST_NOTE
