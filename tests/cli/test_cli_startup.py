@@ -148,8 +148,13 @@ def test_example_is_where_the_readme_says() -> None:
 
 def test_profiles_lists_every_profile(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["profiles", "--json"]) == 0
-    names = [p["name"] for p in json.loads(capsys.readouterr().out)["profiles"]]
+    profiles = json.loads(capsys.readouterr().out)["profiles"]
+    names = [p["name"] for p in profiles]
     from jitctx.clients import all_clients
+
+    # Each lists the other names the command line takes for it, as the text table does.
+    aliases = {p["name"]: p["aliases"] for p in profiles}
+    assert aliases["gemini-cli"] == ["gemini"] and aliases["qwen-code"] == ["qwen"] and aliases["codex"] == []
 
     # jitctx's own, then one per live client in registry order, then the file formats of no live client.
     assert names == ["jitctx", *all_clients.names(), "dsh", "cursor", "copilot"]

@@ -136,3 +136,12 @@ def test_a_warm_hook_that_loads_nothing_imports_no_parser(
     assert json.loads(done.stdout) == {}
     # argparse comes from jitctx.cli.main itself; the parsers of rule files must stay out.
     assert done.stderr.decode().strip() == "0 ['argparse']"
+
+
+def test_an_alias_is_logged_under_the_clients_own_name(tmp_path: Path) -> None:
+    """`jitctx hook gemini` (an alias) answers as gemini-cli, and its log says gemini-cli."""
+    from jitctx.hook.pipeline import respond
+
+    assert respond("gemini", b"{bad", state_dir=str(tmp_path)) == {}
+    log = (tmp_path / "hook.log").read_text()
+    assert " gemini-cli: JSONDecodeError" in log and " gemini:" not in log

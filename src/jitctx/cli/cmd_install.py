@@ -193,6 +193,7 @@ class Outcome:
 def run(args: argparse.Namespace) -> int:
     if args.agent is None:
         return run_every(args)
+    args.agent = setup_of(args.agent).name  # an alias (`gemini`): messages and entries name the client
     if getattr(args, "statusline", False) and not setup_of(args.agent).status_line_setting:
         with_one = [c.name for c in _setups() if c.status_line_setting]
         raise UsageError(
@@ -211,11 +212,11 @@ def apply(args: argparse.Namespace) -> Outcome:
     """Install or uninstall jitctx's hooks for `args.agent` (an alias becomes the client's own name),
     writing nothing with --dry-run. Raises UsageError (and SettingsError for a file it will not change)
     before anything is written."""
+    setup = setup_of(args.agent)
+    args.agent = setup.name  # an alias (`gemini`) installs the client's own entries
     path = settings_file(args.agent, args.scope, args.root)
     state = state_dir(args)
     mcp = getattr(args, "transport", "command") == "mcp"
-    setup = setup_of(args.agent)
-    args.agent = setup.name  # an alias (`gemini`) installs the client's own entries
     if mcp and "mcp" not in setup.transports:
         with_mcp = [c.name for c in _setups() if "mcp" in c.transports]
         raise UsageError(

@@ -20,11 +20,22 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    aliases = PROFILES.aliases()
     if args.json:
-        print_json({"profiles": [asdict(profile) for profile in PROFILES.values()]})
+        print_json(
+            {
+                "profiles": [
+                    {
+                        "name": profile.name,
+                        "aliases": [alias for alias, name in aliases.items() if name == profile.name],
+                        **asdict(profile),
+                    }
+                    for profile in PROFILES.values()
+                ]
+            }
+        )
         return 0
     rows: list[list[object]] = []
-    aliases = PROFILES.aliases()
     for p in PROFILES.values():
         files = wrap(files_read(p), FILES_WIDTH)
         rules, globs = rules_read(p)

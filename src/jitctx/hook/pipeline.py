@@ -56,7 +56,8 @@ def respond(
     `origin_pid` a process below the client's (a process hook's parent), for a client that tells its
     release from its own process; `deadline_s` what the engine's decision may take before the answer is
     `{}` instead (`hook.deadline`)."""
-    name = client if isinstance(client, str) else client.name
+    # The log names the client as the registry does, whichever alias the hook was installed with.
+    name = (all_clients.canonical(client) or client) if isinstance(client, str) else client.name
     engine = None
     try:
         if problem is not None:
