@@ -210,6 +210,18 @@ def test_qwen_code_gets_its_ui_status_line_and_keeps_the_users(
     assert code == 0 and settings(path)["ui"] == {"theme": "dark"}
 
 
+def test_uninstall_leaves_no_empty_table_the_status_line_needed(
+    committed_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Qwen Code's status line sits in `ui`: a file install created for it is deleted whole again, not
+    left as `{"ui": {}}`, and a `ui` the user keeps other keys in stays."""
+    path = committed_project / ".qwen" / "settings.json"
+    code, _, _ = run(capsys, "install", "qwen-code", "--statusline")
+    assert code == 0 and "statusLine" in settings(path)["ui"]
+    code, _, _ = run(capsys, "uninstall", "qwen-code")
+    assert code == 0 and not path.exists()
+
+
 def test_a_line_of_the_users_that_calls_jitctx_stays_through_install_and_uninstall(
     committed_project: Path, local: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

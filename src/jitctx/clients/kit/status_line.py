@@ -98,10 +98,16 @@ def uninstall(data: Settings, keys: Sequence[str]) -> tuple[Settings, StatusLine
     if not is_jitctx_status_line(current):
         return data, None
     result = copy.deepcopy(data)
-    parent = result
+    chain = [result]  # the objects on the way down, the settings first
     for key in keys[:-1]:
-        parent = parent[key]
-    del parent[keys[-1]]
+        chain.append(chain[-1][key])
+    del chain[-1][keys[-1]]
+    # An object the removal leaves empty (Qwen Code's `ui`) holds nothing of the user's: it goes too, so
+    # that a settings file install created is left as empty as install found it (and then deleted).
+    for depth in range(len(chain) - 1, 0, -1):
+        if chain[depth]:
+            break
+        del chain[depth - 1][keys[depth - 1]]
     return result, StatusLineChange(REMOVED, None)
 
 
