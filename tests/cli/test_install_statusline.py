@@ -193,6 +193,19 @@ def test_doctor_checks_its_program(
     assert "--statusline" in checks["status line (local)"]["fix"]
 
 
+def test_doctor_checks_every_agents_status_line(
+    committed_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Not Claude Code's alone: Qwen Code's `ui.statusLine`, set by install, is checked too."""
+    run(capsys, "install", "qwen-code", "--statusline")
+    capsys.readouterr()
+    main(["doctor", "--json"])
+    checks = {
+        c["check"]: c for c in json.loads(capsys.readouterr().out)["checks"] if c["client"] == "qwen-code"
+    }
+    assert checks["status line (project)"]["status"] == "ok"
+
+
 def test_qwen_code_gets_its_ui_status_line_and_keeps_the_users(
     committed_project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -1,5 +1,6 @@
-"""Qwen Code's own doctor checks: hooks switched off in its settings, and folder trust (when switched on,
-a project's settings, its hooks included, count only in a trusted folder)."""
+"""Qwen Code's own doctor checks: hooks switched off in its settings, folder trust (when switched on, a
+project's settings, its hooks included, count only in a trusted folder), and jitctx's status line when
+it is set."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from jitctx.clients.kit.checks import OK, PROBLEM, WARN, Check, Handler
 from jitctx.clients.kit.doctor_kit import launch_dir_check, settings_checks
+from jitctx.clients.kit.status_line import status_line_checks
 from jitctx.clients.qwen_code.settings import folder_trust, hooks_disabled, trust_enabled
 
 if TYPE_CHECKING:
@@ -37,7 +39,9 @@ def doctor(setup: Setup, root: str, home: str | None, environ: Mapping[str, str]
     def trust(scope: str, path: Path, handlers: list[Handler]) -> list[Check]:
         return [trust_check(setup.name, root, home, environ)] if scope == "project" else []
 
-    checks, installed = settings_checks(setup, places, settings_problems=disabled, scope_checks=trust)
+    checks, installed = settings_checks(
+        setup, places, settings_problems=disabled, scope_checks=trust, last=status_line_checks(setup, places)
+    )
     user = any(check.name == "hooks (user)" and check.status == OK for check in checks)
     launch = launch_dir_check(setup, root, os.getcwd(), user)
     return [*checks, *([launch] if launch is not None else [])], installed

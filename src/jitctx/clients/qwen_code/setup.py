@@ -29,7 +29,7 @@ class QwenCodeSetup(Setup):
     # What its `doctor` checks of its own (`doctor --help`).
     doctor_note = (
         "settings that switch hooks off; folder trust (when it is on, a project's settings, its hooks "
-        "included, count only in a trusted folder)"
+        "included, count only in a trusted folder); jitctx's status line, when set"
     )
     settings_where_started = True  # 0.24.4 reads `<cwd>/.qwen/settings.json`, no parent's
     scopes = ("project", "user")
