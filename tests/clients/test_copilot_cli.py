@@ -377,6 +377,14 @@ def test_doctor_reads_folder_trust_and_the_hooks_switch(
     checks = doctor_checks(capsys)
     assert checks["hooks (project)"]["status"] == "ok"
     assert checks["trust (folder)"]["status"] == "warn"  # never trusted
+    assert "jitctx install copilot-cli --scope user" in checks["trust (folder)"]["fix"]
+    assert main(["install", "copilot-cli", "--scope", "user"]) == 0
+    capsys.readouterr()
+    fix = doctor_checks(capsys)["trust (folder)"]["fix"]
+    # One piece of advice: user hooks are there (doctor says to keep one scope), so no install of them.
+    assert "install copilot-cli --scope user" not in fix and "user scope's jitctx hooks run meanwhile" in fix
+    assert main(["uninstall", "copilot-cli", "--scope", "user"]) == 0
+    capsys.readouterr()
     config = home / ".copilot/config.json"
     config.write_text(  # as Copilot CLI writes it: comment lines first
         f"// User settings belong in settings.json.\n// This file is managed automatically.\n"

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jitctx.clients.copilot_cli.settings import hooks_disabled, trusted_folder, trusting_variable
-from jitctx.clients.kit.checks import OK, PROBLEM, WARN, Check, Handler
-from jitctx.clients.kit.doctor_kit import settings_checks
+from jitctx.clients.kit.checks import OK, PROBLEM, WARN, Check, Handler, our_handlers
+from jitctx.clients.kit.doctor_kit import settings_checks, settings_data
 
 if TYPE_CHECKING:
     from jitctx.clients.base import Setup
@@ -26,13 +26,19 @@ def doctor(setup: Setup, root: str, home: str | None, environ: Mapping[str, str]
         detail = f"{path}: disableAllHooks is true: Copilot CLI runs no hook at all"
         return [Check(setup.name, name, PROBLEM, detail, f"remove disableAllHooks from {path}")]
 
+    # Hooks of the user scope run in any folder: with them, an untrusted folder costs nothing, and
+    # installing them is no advice to give.
+    user_hooks = any(bool(our_handlers(settings_data(path), setup.name)) for scope, path in places[1:])
+
     def trust(scope: str, path: Path, handlers: list[Handler]) -> list[Check]:
-        return [trust_check(setup.name, root, home, environ)] if scope == "project" else []
+        return [trust_check(setup.name, root, home, environ, user_hooks)] if scope == "project" else []
 
     return settings_checks(setup, places, settings_problems=disabled, scope_checks=trust)
 
 
-def trust_check(name: str, root: str, home: str | None, environ: Mapping[str, str]) -> Check:
+def trust_check(
+    name: str, root: str, home: str | None, environ: Mapping[str, str], user_hooks: bool = False
+) -> Check:
     check = "trust (folder)"
     variable = trusting_variable(environ)
     if variable is not None:
@@ -49,5 +55,10 @@ def trust_check(name: str, root: str, home: str | None, environ: Mapping[str, st
         "REPO_HOOKS=true (or COPILOT_ALLOW_ALL=true, which also allows every tool) loads them; "
         "--trust-folder does for a new session only (1.0.102 refuses it with --resume, --continue "
         "and --session-id)",
-        "start `copilot` in the project and trust the folder, or: jitctx install copilot-cli --scope user",
+        "start `copilot` in the project and trust the folder"
+        + (
+            " (the user scope's jitctx hooks run meanwhile)"
+            if user_hooks
+            else ", or: jitctx install copilot-cli --scope user"
+        ),
     )
