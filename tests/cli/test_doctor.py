@@ -444,3 +444,20 @@ def test_help_says_what_each_agent_adds(capsys: pytest.CaptureFixture[str]) -> N
     for setup in all_clients.every_setup():
         assert setup.doctor_note, setup.name
         assert f"{setup.name} {' '.join(setup.doctor_note.split())}" in text
+
+
+def test_a_settings_file_with_comments_is_read_as_its_client_reads_it(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Gemini CLI reads comments in its settings: doctor sees jitctx's hooks there (and says install
+    would not rewrite the file); Claude Code does not, and its file stays a problem to fix."""
+    assert main(["install", "gemini-cli"]) == 0 and main(["install", "claude-code"]) == 0
+    for path in (env / ".gemini/settings.json", env / ".claude/settings.json"):
+        path.write_text("// kept by hand\n" + path.read_text())
+    capsys.readouterr()
+    _, document = doctor(capsys)
+    checks = {(c["client"], c["check"]): c for c in document["checks"]}
+    assert checks["gemini-cli", "hooks (project)"]["status"] == "ok"
+    assert checks["gemini-cli", "hooks (project) file"]["status"] == "warn"
+    assert checks["claude-code", "hooks (project)"]["status"] == "problem"
+    assert ("claude-code", "hooks (project) file") not in checks

@@ -262,6 +262,10 @@ class Installer:
     settings_where_started: bool = False
     # Said after `install` (the trust step the client needs before it runs a hook), or "".
     install_note: str = ""
+    # Does the client read its settings files as JSON with comments and trailing commas (Gemini CLI, Qwen
+    # Code, Copilot CLI)? Then `doctor` reads such a file as the client does; install still refuses to
+    # rewrite it, which would lose the comments.
+    settings_comments: bool = False
     # Are the client's hooks a file of jitctx's own that the client loads (a plugin), at `settings_path`,
     # rather than entries in a settings file? Then `install_file` writes and removes it.
     hooks_file: bool = False

@@ -32,6 +32,7 @@ class CopilotCliSetup(Setup):
         "folder)"
     )
     scopes = ("project", "user")
+    settings_comments = True
     install_note = TRUST_NOTE
 
     def settings_path(self, scope: str, root: str, home: str, environ: Mapping[str, str]) -> Path:

@@ -32,6 +32,7 @@ class GeminiCliSetup(Setup):
     )
     settings_where_started = True  # 0.61.0 reads `<cwd>/.gemini/settings.json`, no parent's
     scopes = ("project", "user")
+    settings_comments = True
     install_note = TRUST_NOTE
 
     def settings_path(self, scope: str, root: str, home: str, environ: Mapping[str, str]) -> Path:

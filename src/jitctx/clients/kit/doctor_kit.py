@@ -27,6 +27,7 @@ from jitctx.clients.kit.checks import (
     our_handlers,
 )
 from jitctx.clients.kit.hook_command import fail_safe, guard, is_fail_safe, is_guarded
+from jitctx.clients.kit.jsonc import read_jsonc
 from jitctx.clients.kit.settings_file import is_warm_command, read_settings
 from jitctx.errors import JitctxError
 from jitctx.paths import is_inside
@@ -54,13 +55,21 @@ def hooks_check(
     """The entries of one settings file: every event `install` writes is there; and the handlers."""
     wanted = [entry.event for entry in setup.entries()]
     name = f"hooks ({scope})"
+    checks: list[Check] = []
     try:
         text, data = read_settings(path)
     except JitctxError as exc:
-        return [Check(setup.name, name, PROBLEM, str(exc), f"fix {path}")], []
+        commented = read_jsonc(str(path)) if setup.settings_comments else None
+        if commented is None:
+            return [Check(setup.name, name, PROBLEM, str(exc), f"fix {path}")], []
+        # The client reads it (comments, trailing commas): so does doctor; install would not rewrite it.
+        text, data = "", commented
+        detail = f"{path}: holds comments or trailing commas, which {setup.title} reads"
+        fix = f"to let jitctx install or uninstall there, remove them from {path}"
+        checks.append(Check(setup.name, f"{name} file", WARN, detail, fix))
     if text is None:
         return [], []
-    checks = settings_problems(data, path, name) if settings_problems is not None else []
+    checks += settings_problems(data, path, name) if settings_problems is not None else []
     handlers = our_handlers(data, setup.name)
     if not handlers:
         return checks, []

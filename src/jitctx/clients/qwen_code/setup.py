@@ -33,6 +33,7 @@ class QwenCodeSetup(Setup):
     )
     settings_where_started = True  # 0.24.4 reads `<cwd>/.qwen/settings.json`, no parent's
     scopes = ("project", "user")
+    settings_comments = True
     install_note = TRUST_NOTE
     # 0.24.4's `ui.statusLine` runs a command with the session's id on stdin (`session_id`, the id its
     # hooks carry: docs/features/status-line.md, startInteractiveUI's status line input).
