@@ -27,8 +27,7 @@ plain one (wcmatch makes a star atomic only where that changes nothing). A regex
 lookaround cannot be annotated (a body that is not a short finite language) matches nothing from the
 first path that needs it. Neither is ever a regex our glob compilers write.
 
-The regex is parsed by `re`'s own parser, so that it is read exactly as Python reads it; re2 is imported
-when the first pattern is built (a hook call that matches no scope does not pay for it).
+The regex is parsed by `re`'s own parser, so that it is read exactly as Python reads it.
 """
 
 from __future__ import annotations
